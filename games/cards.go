@@ -1,0 +1,164 @@
+package games
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Suit of a playing card. The order is the tie-break order used where a game
+// needs one (♣ < ♦ < ♥ < ♠).
+type Suit int
+
+const (
+	Clubs Suit = iota
+	Diamonds
+	Hearts
+	Spades
+)
+
+// Rank values: 2–10 as printed, then the court cards, the ace and the joker.
+const (
+	Jack  = 11
+	Queen = 12
+	King  = 13
+	Ace   = 14
+	Joker = 15
+)
+
+// Card is a standard playing card. A joker has Rank Joker and Suit 0 or 1 to
+// tell the two apart.
+type Card struct {
+	Rank int
+	Suit Suit
+}
+
+const suitLetters, rankLetters = "CDHS", "??23456789TJQKA"
+
+var suitSymbols = [...]string{"♣", "♦", "♥", "♠"}
+
+// Code is the card's short, custom_id-safe name: "7S", "TD", "AH", "X0".
+func (c Card) Code() string {
+	if c.Rank == Joker {
+		return fmt.Sprintf("X%d", c.Suit)
+	}
+	return string(rankLetters[c.Rank]) + string(suitLetters[c.Suit])
+}
+
+// ParseCard reads a Code.
+func ParseCard(s string) (Card, error) {
+	if len(s) == 2 && s[0] == 'X' && (s[1] == '0' || s[1] == '1') {
+		return Card{Rank: Joker, Suit: Suit(s[1] - '0')}, nil
+	}
+	if len(s) == 2 {
+		r := strings.IndexByte(rankLetters, s[0])
+		su := strings.IndexByte(suitLetters, s[1])
+		if r >= 2 && su >= 0 {
+			return Card{Rank: r, Suit: Suit(su)}, nil
+		}
+	}
+	return Card{}, fmt.Errorf("not a card: %q", s)
+}
+
+// String is how a player reads the card: "7♠", "10♥", "K♦", "Joker".
+func (c Card) String() string {
+	switch {
+	case c.Rank == Joker:
+		return "🃏 Joker"
+	case c.Rank == 10:
+		return "10" + suitSymbols[c.Suit]
+	case c.Rank >= 2 && c.Rank <= Ace:
+		return string(rankLetters[c.Rank]) + suitSymbols[c.Suit]
+	}
+	return "?"
+}
+
+// Red reports whether the card is a heart or a diamond.
+func (c Card) Red() bool { return c.Rank != Joker && (c.Suit == Hearts || c.Suit == Diamonds) }
+
+// PipValue is the usual "face cards 10, ace 11" value used by several games.
+func (c Card) PipValue() int {
+	switch {
+	case c.Rank == Ace:
+		return 11
+	case c.Rank >= 10:
+		return 10
+	}
+	return c.Rank
+}
+
+// MarshalJSON stores a card as its code, keeping saved states small and readable.
+func (c Card) MarshalJSON() ([]byte, error) { return json.Marshal(c.Code()) }
+
+// UnmarshalJSON reads a card code.
+func (c *Card) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	v, err := ParseCard(s)
+	if err != nil {
+		return err
+	}
+	*c = v
+	return nil
+}
+
+// StandardDeck returns the 52 cards in a fixed order, plus jokers if asked.
+func StandardDeck(jokers int) []Card {
+	d := make([]Card, 0, 52+jokers)
+	for s := Clubs; s <= Spades; s++ {
+		for r := 2; r <= Ace; r++ {
+			d = append(d, Card{Rank: r, Suit: s})
+		}
+	}
+	for j := 0; j < jokers; j++ {
+		d = append(d, Card{Rank: Joker, Suit: Suit(j)})
+	}
+	return d
+}
+
+// CardList joins cards for display: "7♠ 10♥ A♣", or "—" when empty.
+func CardList(cs []Card) string {
+	if len(cs) == 0 {
+		return "—"
+	}
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		parts[i] = c.String()
+	}
+	return strings.Join(parts, " ")
+}
+
+// Remove takes the first occurrence of c out of cs.
+func Remove(cs []Card, c Card) ([]Card, bool) {
+	for i, x := range cs {
+		if x == c {
+			return append(cs[:i:i], cs[i+1:]...), true
+		}
+	}
+	return cs, false
+}
+
+// Pile is a draw pile with its discard pile: drawing from an empty pile
+// reshuffles the discards (the common ruling), and reports whether it did.
+type Pile struct {
+	Draw    []Card // top is the last element
+	Discard []Card
+}
+
+// Take draws the top card, reshuffling the discards into the pile first when
+// it is empty. ok is false when both are empty.
+func (p *Pile) Take(r *RNG) (c Card, reshuffled, ok bool) {
+	if len(p.Draw) == 0 {
+		if len(p.Discard) == 0 {
+			return Card{}, false, false
+		}
+		p.Draw, p.Discard = p.Discard, nil
+		Shuffle(r, p.Draw)
+		reshuffled = true
+	}
+	c = p.Draw[len(p.Draw)-1]
+	p.Draw = p.Draw[:len(p.Draw)-1]
+	return c, reshuffled, true
+}

@@ -1,0 +1,84 @@
+package store
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Status of an open game.
+const (
+	Lobby   = "lobby"
+	Playing = "playing"
+)
+
+// Game is one channel's game as the bot keeps it: who sits where, the
+// table message, and the game's own state as the rules encoded it.
+type Game struct {
+	ID       string          `json:"id"`
+	Kind     string          `json:"kind"`
+	Guild    string          `json:"guild"`
+	Channel  string          `json:"channel"`
+	Host     string          `json:"host"`
+	Status   string          `json:"status"`
+	Version  int             `json:"version"` // move counter, part of every custom_id
+	Seats    []Seat          `json:"seats"`
+	Options  map[string]int  `json:"options"`
+	Seed     uint64          `json:"seed"`
+	TableMsg string          `json:"table_msg"`
+	PingMsg  string          `json:"ping_msg,omitempty"`
+	Waiting  []int           `json:"waiting,omitempty"` // seats already pinged for the current turn
+	State    json.RawMessage `json:"state,omitempty"`
+	Log      []string        `json:"log,omitempty"` // the latest table lines
+	// Role-play messages posted with /say: message id → seat, and the
+	// reactions the game has counted on each (message id → user ids).
+	RolePlay map[string]int      `json:"role_play,omitempty"`
+	Counted  map[string][]string `json:"counted,omitempty"`
+	Created  time.Time           `json:"created"`
+}
+
+// Seat is one player.
+type Seat struct {
+	User      string `json:"user"`
+	Name      string `json:"name"`
+	Character string `json:"character,omitempty"`
+}
+
+// SeatOf returns the user's seat, or -1.
+func (g *Game) SeatOf(user string) int {
+	for i, s := range g.Seats {
+		if s.User == user {
+			return i
+		}
+	}
+	return -1
+}
+
+// Ended is what remains of a finished or cancelled game.
+type Ended struct {
+	ID      string `json:"id"`
+	Kind    string `json:"kind"`
+	Channel string `json:"channel"`
+	How     string `json:"how"`
+}
+
+// PlayerResult is one player's outcome of a finished game.
+type PlayerResult struct {
+	User string
+	Name string
+	Won  bool
+}
+
+// Stats is a server's record: user id → their tallies.
+type Stats map[string]*PlayerStats
+
+// PlayerStats is one player's tallies per game kind.
+type PlayerStats struct {
+	Name  string            `json:"name"`
+	Games map[string]*Tally `json:"games"`
+}
+
+// Tally counts games played and won.
+type Tally struct {
+	Played int `json:"played"`
+	Won    int `json:"won"`
+}

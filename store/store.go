@@ -1,0 +1,184 @@
+// Package store keeps games and per-server results in a bbolt file. Every
+// write is one transaction, committed (fsynced) before it returns, so a move
+// the bot has acknowledged survives a crash.
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+var (
+	bucketGames = []byte("games") // channel id → running or lobby Game
+	bucketEnded = []byte("ended") // game id → Ended, so old buttons get a precise answer
+	bucketStats = []byte("stats") // guild id → Stats
+)
+
+// Store is the bot's database.
+type Store struct {
+	db *bolt.DB
+}
+
+// Open opens (or creates) the database file.
+func Open(path string) (*Store, error) {
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second})
+	if err != nil {
+		if errors.Is(err, bolt.ErrTimeout) {
+			return nil, fmt.Errorf("open database %s: another process is using it", path)
+		}
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
+		for _, b := range [][]byte{bucketGames, bucketEnded, bucketStats} {
+			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("prepare database %s: %w", path, err)
+	}
+	return &Store{db: db}, nil
+}
+
+// Close closes the file.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Game returns the game open in a channel, or nil.
+func (s *Store) Game(channel string) (*Game, error) {
+	var g *Game
+	err := s.db.View(func(tx *bolt.Tx) error {
+		v := tx.Bucket(bucketGames).Get([]byte(channel))
+		if v == nil {
+			return nil
+		}
+		g = new(Game)
+		return json.Unmarshal(v, g)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("load game in channel %s: %w", channel, err)
+	}
+	return g, nil
+}
+
+// Save commits a game.
+func (s *Store) Save(g *Game) error {
+	b, err := json.Marshal(g)
+	if err != nil {
+		return fmt.Errorf("encode game %s: %w", g.ID, err)
+	}
+	err = s.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketGames).Put([]byte(g.Channel), b)
+	})
+	if err != nil {
+		return fmt.Errorf("save game %s: %w", g.ID, err)
+	}
+	return nil
+}
+
+// Running lists every game that is open (lobby or in play).
+func (s *Store) Running() ([]*Game, error) {
+	var out []*Game
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketGames).ForEach(func(_, v []byte) error {
+			g := new(Game)
+			if err := json.Unmarshal(v, g); err != nil {
+				return err
+			}
+			out = append(out, g)
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list games: %w", err)
+	}
+	return out, nil
+}
+
+// End closes a game in one transaction: it frees the channel, remembers how
+// the game ended, and adds its results (if any) to the server's stats.
+func (s *Store) End(g *Game, how string, results []PlayerResult) error {
+	end, err := json.Marshal(Ended{ID: g.ID, Kind: g.Kind, Channel: g.Channel, How: how})
+	if err != nil {
+		return err
+	}
+	err = s.db.Update(func(tx *bolt.Tx) error {
+		if err := tx.Bucket(bucketGames).Delete([]byte(g.Channel)); err != nil {
+			return err
+		}
+		if err := tx.Bucket(bucketEnded).Put([]byte(g.ID), end); err != nil {
+			return err
+		}
+		if len(results) == 0 {
+			return nil
+		}
+		return addResults(tx.Bucket(bucketStats), g.Guild, g.Kind, results)
+	})
+	if err != nil {
+		return fmt.Errorf("end game %s: %w", g.ID, err)
+	}
+	return nil
+}
+
+// Ended looks up a finished game by id; nil if unknown.
+func (s *Store) Ended(id string) (*Ended, error) {
+	var e *Ended
+	err := s.db.View(func(tx *bolt.Tx) error {
+		v := tx.Bucket(bucketEnded).Get([]byte(id))
+		if v == nil {
+			return nil
+		}
+		e = new(Ended)
+		return json.Unmarshal(v, e)
+	})
+	return e, err
+}
+
+// Stats returns a server's results, keyed by user id.
+func (s *Store) Stats(guild string) (Stats, error) {
+	st := Stats{}
+	err := s.db.View(func(tx *bolt.Tx) error {
+		if v := tx.Bucket(bucketStats).Get([]byte(guild)); v != nil {
+			return json.Unmarshal(v, &st)
+		}
+		return nil
+	})
+	return st, err
+}
+
+func addResults(b *bolt.Bucket, guild, kind string, results []PlayerResult) error {
+	st := Stats{}
+	if v := b.Get([]byte(guild)); v != nil {
+		if err := json.Unmarshal(v, &st); err != nil {
+			return err
+		}
+	}
+	for _, r := range results {
+		p := st[r.User]
+		if p == nil {
+			p = &PlayerStats{Games: map[string]*Tally{}}
+			st[r.User] = p
+		}
+		p.Name = r.Name
+		t := p.Games[kind]
+		if t == nil {
+			t = &Tally{}
+			p.Games[kind] = t
+		}
+		t.Played++
+		if r.Won {
+			t.Won++
+		}
+	}
+	v, err := json.Marshal(st)
+	if err != nil {
+		return err
+	}
+	return b.Put([]byte(guild), v)
+}

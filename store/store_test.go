@@ -1,0 +1,82 @@
+package store
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"testing"
+)
+
+func openTemp(t *testing.T) (*Store, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "bot.db")
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, path
+}
+
+func TestSaveSurvivesReopen(t *testing.T) {
+	s, path := openTemp(t)
+	g := &Game{ID: "abc", Kind: "duel", Channel: "c1", Guild: "g1", Status: Playing, Version: 7,
+		Seats: []Seat{{User: "u1", Name: "Ann"}}, State: json.RawMessage(`{"x":1}`)}
+	if err := s.Save(g); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	got, err := s.Game("c1")
+	if err != nil || got == nil {
+		t.Fatalf("Game = %v, %v", got, err)
+	}
+	if got.Version != 7 || string(got.State) != `{"x":1}` || got.SeatOf("u1") != 0 || got.SeatOf("u2") != -1 {
+		t.Fatalf("reloaded game differs: %+v", got)
+	}
+	all, _ := s.Running()
+	if len(all) != 1 {
+		t.Fatalf("Running = %d games", len(all))
+	}
+}
+
+func TestEndFreesChannelAndCountsResults(t *testing.T) {
+	s, _ := openTemp(t)
+	defer s.Close()
+	for i := 0; i < 2; i++ {
+		g := &Game{ID: "g" + string(rune('a'+i)), Kind: "duel", Channel: "c1", Guild: "g1"}
+		if err := s.Save(g); err != nil {
+			t.Fatal(err)
+		}
+		res := []PlayerResult{{User: "u1", Name: "Ann", Won: i == 0}, {User: "u2", Name: "Bea", Won: i == 1}}
+		if err := s.End(g, "won", res); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if g, _ := s.Game("c1"); g != nil {
+		t.Fatal("channel still holds a game after End")
+	}
+	if e, _ := s.Ended("ga"); e == nil || e.How != "won" {
+		t.Fatalf("Ended = %+v", e)
+	}
+	st, err := s.Stats("g1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := st["u1"].Games["duel"]; a.Played != 2 || a.Won != 1 {
+		t.Fatalf("Ann's tally = %+v", a)
+	}
+	if other, _ := s.Stats("g2"); len(other) != 0 {
+		t.Fatal("stats leaked into another server")
+	}
+}
+
+func TestSecondOpenIsRefusedClearly(t *testing.T) {
+	s, path := openTemp(t)
+	defer s.Close()
+	if _, err := Open(path); err == nil {
+		t.Fatal("opened a database another handle holds")
+	}
+}
