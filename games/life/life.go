@@ -351,6 +351,10 @@ func wantArgs(a games.Action, n int) error {
 	return nil
 }
 
+// Opening introduces the cast right after the deal and invites the players
+// to introduce their characters before the dealer begins.
+func (s *State) Opening() []games.Event { return []games.Event{s.castEvent()} }
+
 func (s *State) begin(seat int) ([]games.Event, error) {
 	if s.Phase != phaseIntro {
 		return nil, games.Refuse("The story has already begun.")
@@ -358,7 +362,7 @@ func (s *State) begin(seat int) ([]games.Event, error) {
 	if seat != 0 {
 		return nil, games.Refuse("%s, the dealer, opens the first chapter.", s.Players[0])
 	}
-	ev := []games.Event{s.castEvent()}
+	ev := []games.Event{games.Say("%s opened the first chapter.", s.Players[0])}
 	s.Round, s.Turn = 0, 0
 	return append(ev, s.openTurn()...), nil
 }

@@ -82,13 +82,17 @@ func TestDealerOpensTheStoryWithTheCast(t *testing.T) {
 	if len(st.Hand(1).Buttons) != 0 || len(st.Hand(0).Buttons) != 1 {
 		t.Fatal("only the dealer should have a control before the story begins")
 	}
+	opening := st.Opening()
+	if len(opening) != 1 || !opening[0].Story {
+		t.Fatalf("opening events = %+v", opening)
+	}
+	cast := opening[0].Text
 	ev := apply(t, st, 0, "begin")
-	if len(ev) != 2 || !ev[0].Story || !ev[1].Story {
+	if len(ev) != 2 || ev[0].Story || !ev[1].Story {
 		t.Fatalf("begin events = %+v", ev)
 	}
-	cast := ev[0].Text
 	if !strings.Contains(cast, "Cy") || !strings.Contains(cast, "Money (A♦)") || !strings.Contains(cast, "Mind (2♠)") ||
-		!strings.Contains(cast, "/say") {
+		!strings.Contains(cast, "/say") || !strings.Contains(cast, "Ann presses **Begin**") {
 		t.Errorf("cast narration lacks Cy's strongest/weakest or the invitation:\n%s", cast)
 	}
 	if !strings.Contains(ev[1].Text, "Bea") || !strings.Contains(ev[1].Text, "Childhood") ||

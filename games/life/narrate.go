@@ -75,10 +75,9 @@ func (s *State) castEvent() games.Event {
 	}
 	if s.Roleplay {
 		b.WriteString("Introduce your character with /say — two or three sentences: who they are, where they come from, " +
-			"what they lean on and what they lack. Childhood begins now.")
-	} else {
-		b.WriteString("Childhood begins now.")
+			"what they lean on and what they lack. ")
 	}
+	fmt.Fprintf(&b, "When everyone is ready, %s presses **Begin** in their hand and Childhood starts.", s.Players[0])
 	return story(b.String())
 }
 
