@@ -41,6 +41,10 @@ type Seat struct {
 	User      string `json:"user"`
 	Name      string `json:"name"`
 	Character string `json:"character,omitempty"`
+	// The interaction that last showed this player their hand: its token
+	// lets the bot refresh that ephemeral message in place for 15 minutes.
+	HandToken string    `json:"hand_token,omitempty"`
+	HandAt    time.Time `json:"hand_at,omitempty"`
 }
 
 // SeatOf returns the user's seat, or -1.
@@ -59,6 +63,7 @@ type Ended struct {
 	Kind    string `json:"kind"`
 	Channel string `json:"channel"`
 	How     string `json:"how"`
+	Final   *Game  `json:"final,omitempty"` // the record as it was when the game ended
 }
 
 // PlayerResult is one player's outcome of a finished game.

@@ -104,7 +104,7 @@ func (s *Store) Running() ([]*Game, error) {
 // End closes a game in one transaction: it frees the channel, remembers how
 // the game ended, and adds its results (if any) to the server's stats.
 func (s *Store) End(g *Game, how string, results []PlayerResult) error {
-	end, err := json.Marshal(Ended{ID: g.ID, Kind: g.Kind, Channel: g.Channel, How: how})
+	end, err := json.Marshal(Ended{ID: g.ID, Kind: g.Kind, Channel: g.Channel, How: how, Final: g})
 	if err != nil {
 		return err
 	}

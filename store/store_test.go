@@ -58,7 +58,7 @@ func TestEndFreesChannelAndCountsResults(t *testing.T) {
 	if g, _ := s.Game("c1"); g != nil {
 		t.Fatal("channel still holds a game after End")
 	}
-	if e, _ := s.Ended("ga"); e == nil || e.How != "won" {
+	if e, _ := s.Ended("ga"); e == nil || e.How != "won" || e.Final == nil || e.Final.ID != "ga" {
 		t.Fatalf("Ended = %+v", e)
 	}
 	st, err := s.Stats("g1")

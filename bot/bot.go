@@ -1,0 +1,148 @@
+// Package bot is the Discord adapter: it registers the slash commands,
+// routes interactions and reactions to the game of their channel, renders
+// games as embeds and components, and keeps everything in the store.
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gorilla/websocket"
+
+	"github.com/cardtable/cardbot/games"
+	"github.com/cardtable/cardbot/store"
+)
+
+// Bot is one connection to Discord serving every channel's game.
+type Bot struct {
+	cfg     Config
+	log     *slog.Logger
+	db      *store.Store
+	s       *discordgo.Session
+	catalog []games.Rules
+	lanes   *lanes
+
+	mu    sync.Mutex
+	appID string
+}
+
+// interaction tokens last 15 minutes; stop using them a little earlier.
+const handTokenLife = 14 * time.Minute
+
+// ErrTokenRejected is returned when Discord does not accept the token.
+var ErrTokenRejected = errors.New("Discord rejected DISCORD_TOKEN: open your application at https://discord.com/developers/applications, " +
+	"go to Bot, press Reset Token, and put the new token in .env as DISCORD_TOKEN=<token>")
+
+// New prepares a bot; Start connects it.
+func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (*Bot, error) {
+	s, err := discordgo.New("Bot " + cfg.Token)
+	if err != nil {
+		return nil, fmt.Errorf("create discord session: %w", err)
+	}
+	if cfg.APIURL != "" {
+		s.Client = &http.Client{Transport: newRewrite(cfg.APIURL), Timeout: 20 * time.Second}
+	}
+	// Handlers only queue work, so running them inline keeps each channel's
+	// events in order without blocking other channels.
+	s.SyncEvents = true
+	s.Identify.Intents = discordgo.IntentsGuilds | discordgo.IntentsGuildMessageReactions
+	s.LogLevel = discordgo.LogError
+	b := &Bot{cfg: cfg, log: log, db: db, s: s, catalog: catalog, lanes: newLanes()}
+	s.AddHandler(b.onReady)
+	s.AddHandler(func(_ *discordgo.Session, i *discordgo.InteractionCreate) {
+		b.lanes.push(i.ChannelID, func() { b.guard("interaction", func() { b.onInteraction(i.Interaction) }) })
+	})
+	s.AddHandler(func(_ *discordgo.Session, r *discordgo.MessageReactionAdd) {
+		b.lanes.push(r.ChannelID, func() {
+			b.guard("reaction", func() { b.onReaction(r.ChannelID, r.MessageID, r.UserID, r.Emoji.Name, true) })
+		})
+	})
+	s.AddHandler(func(_ *discordgo.Session, r *discordgo.MessageReactionRemove) {
+		b.lanes.push(r.ChannelID, func() {
+			b.guard("reaction", func() { b.onReaction(r.ChannelID, r.MessageID, r.UserID, r.Emoji.Name, false) })
+		})
+	})
+	return b, nil
+}
+
+// Start picks up reactions given while the bot was away, connects to the
+// gateway and registers the commands with one bulk overwrite.
+func (b *Bot) Start() error {
+	if err := b.resyncReactions(); err != nil {
+		return tokenError(err)
+	}
+	if err := b.s.Open(); err != nil {
+		return tokenError(fmt.Errorf("connect to discord gateway: %w", err))
+	}
+	app := b.applicationID()
+	if _, err := b.s.ApplicationCommandBulkOverwrite(app, b.cfg.GuildID, commands(b.catalog)); err != nil {
+		b.s.Close()
+		return tokenError(fmt.Errorf("register commands: %w", err))
+	}
+	b.log.Info("bot ready", "commands_scope", scope(b.cfg.GuildID), "games", len(b.catalog))
+	return nil
+}
+
+func scope(guild string) string {
+	if guild == "" {
+		return "global"
+	}
+	return "guild " + guild
+}
+
+// Close stops taking events, lets in-flight moves finish, then disconnects.
+// The caller closes the store afterwards.
+func (b *Bot) Close() error {
+	err := b.s.Close()
+	b.lanes.close() // what is queued still runs; nothing new is taken
+	b.lanes.wait()
+	return err
+}
+
+// Idle waits until every event received so far has been handled.
+func (b *Bot) Idle() { b.lanes.wait() }
+
+func (b *Bot) onReady(_ *discordgo.Session, r *discordgo.Ready) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if r.Application != nil && r.Application.ID != "" {
+		b.appID = r.Application.ID
+	} else if r.User != nil {
+		b.appID = r.User.ID
+	}
+}
+
+func (b *Bot) applicationID() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.appID
+}
+
+// guard keeps one bad event from taking the bot down.
+func (b *Bot) guard(what string, f func()) {
+	defer func() {
+		if r := recover(); r != nil {
+			b.log.Error("handler panicked", "event", what, "panic", r)
+		}
+	}()
+	f()
+}
+
+// tokenError turns Discord's "who are you?" answers into the one sentence
+// that tells the operator what to do.
+func tokenError(err error) error {
+	var rest *discordgo.RESTError
+	if errors.As(err, &rest) && rest.Response != nil && rest.Response.StatusCode == http.StatusUnauthorized {
+		return ErrTokenRejected
+	}
+	var closeErr *websocket.CloseError
+	if errors.As(err, &closeErr) && closeErr.Code == 4004 {
+		return ErrTokenRejected
+	}
+	return err
+}

@@ -1,0 +1,12 @@
+package bot
+
+import (
+	"github.com/cardtable/cardbot/games"
+	"github.com/cardtable/cardbot/games/duel"
+	"github.com/cardtable/cardbot/games/life"
+)
+
+// Catalog is every game the bot hosts, in the order /game new lists them.
+func Catalog() []games.Rules {
+	return []games.Rules{duel.Rules, life.Rules}
+}

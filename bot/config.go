@@ -1,0 +1,64 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"strings"
+)
+
+// Config is everything the bot reads from the environment.
+type Config struct {
+	Token    string // DISCORD_TOKEN, without the "Bot " prefix
+	GuildID  string // DISCORD_GUILD_ID: register commands in one guild (instant) instead of globally
+	APIURL   string // DISCORD_API_URL: a Discord-compatible API base instead of Discord's
+	DBPath   string // DATABASE_PATH
+	LogLevel slog.Level
+}
+
+// DefaultDBPath is where the database lives when DATABASE_PATH is unset.
+const DefaultDBPath = "cardbot.db"
+
+// ErrNoToken explains how to get a token; cmd/bot prints it as it is.
+var ErrNoToken = errors.New("DISCORD_TOKEN is not set: create an application at https://discord.com/developers/applications, " +
+	"open its Bot page, press Reset Token, and put DISCORD_TOKEN=<token> in .env (see .env.example)")
+
+// ConfigFromEnv reads the configuration. getenv is os.Getenv in production.
+func ConfigFromEnv(getenv func(string) string) (Config, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	c := Config{
+		Token:   strings.TrimPrefix(strings.TrimSpace(getenv("DISCORD_TOKEN")), "Bot "),
+		GuildID: strings.TrimSpace(getenv("DISCORD_GUILD_ID")),
+		APIURL:  strings.TrimSpace(getenv("DISCORD_API_URL")),
+		DBPath:  strings.TrimSpace(getenv("DATABASE_PATH")),
+	}
+	if c.Token == "" {
+		return c, ErrNoToken
+	}
+	if c.DBPath == "" {
+		c.DBPath = DefaultDBPath
+	}
+	if c.APIURL != "" {
+		u, err := url.Parse(c.APIURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return c, fmt.Errorf("DISCORD_API_URL must be an http(s) URL such as http://127.0.0.1:8080/api/v10, not %q", c.APIURL)
+		}
+	}
+	switch lvl := strings.ToLower(strings.TrimSpace(getenv("LOG_LEVEL"))); lvl {
+	case "", "info":
+		c.LogLevel = slog.LevelInfo
+	case "debug":
+		c.LogLevel = slog.LevelDebug
+	case "warn", "warning":
+		c.LogLevel = slog.LevelWarn
+	case "error":
+		c.LogLevel = slog.LevelError
+	default:
+		return c, fmt.Errorf("LOG_LEVEL must be debug, info, warn or error, not %q", lvl)
+	}
+	return c, nil
+}

@@ -1,0 +1,229 @@
+package bot_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/cardtable/cardbot/bot/fakediscord"
+	"github.com/cardtable/cardbot/games"
+)
+
+// openDuel opens a Card Duel lobby as ann and seats bea.
+func openDuel(t *testing.T, h *harness, ann, bea *fakediscord.User, opts ...fakediscord.Option) {
+	t.Helper()
+	r := ann.Command(h.ch, "game", fakediscord.Sub("new", append([]fakediscord.Option{fakediscord.Str("game", "duel")}, opts...)...))
+	if r == nil || !r.Ephemeral || !strings.Contains(r.Content, "lobby is open") {
+		t.Fatalf("/game new answered %+v", r)
+	}
+	lobby := h.table()
+	if !strings.Contains(lobby.Text(), "Ann (host)") {
+		t.Fatalf("lobby does not show the host:\n%s", lobby.Text())
+	}
+	r = bea.Click(lobby, lobby.ButtonID("Join"))
+	if r == nil || r.Type != 7 || !strings.Contains(r.Content, "Bea") {
+		t.Fatalf("join answered %+v", r)
+	}
+}
+
+// buildCheapHand picks the cheapest cards up to the limit and locks in. It
+// returns the build view as it was just before locking.
+func buildCheapHand(t *testing.T, h *harness, u *fakediscord.User, limit int) *fakediscord.Message {
+	t.Helper()
+	table := h.table()
+	r := u.Click(table, table.ButtonID("My hand"))
+	if r == nil || !r.Ephemeral || len(r.Message.Selects()) != 2 {
+		t.Fatalf("%s's hand while building: %+v", u.Name, r)
+	}
+	menu := r.Message.Selects()[0]
+	var picks []string
+	total := 0
+	for _, o := range menu.Options {
+		c, err := games.ParseCard(o.Value)
+		if err != nil {
+			t.Fatalf("option value %q is not a card", o.Value)
+		}
+		if total+c.PipValue() <= limit {
+			total += c.PipValue()
+			picks = append(picks, o.Value)
+		}
+	}
+	r = u.Select(r.Message, menu.CustomID, picks...)
+	if r == nil || r.Type != 7 {
+		t.Fatalf("select answered %+v", r)
+	}
+	lock := r.Message.ButtonID("Lock in hand")
+	if lock == "" {
+		t.Fatalf("no lock button:\n%s", r.Message.Text())
+	}
+	view := r.Message
+	r = u.Click(view, lock)
+	if r == nil || r.Type != 7 {
+		t.Fatalf("lock answered %+v", r)
+	}
+	return view
+}
+
+// mover returns the player whose open hand offers an enabled move.
+func mover(h *harness, users ...*fakediscord.User) (*fakediscord.User, *fakediscord.Message, string) {
+	for _, u := range users {
+		m := u.LastEphemeral(h.ch)
+		if m == nil {
+			continue
+		}
+		for _, b := range m.Buttons() {
+			if !b.Disabled {
+				return u, m, b.CustomID
+			}
+		}
+	}
+	return nil, nil, ""
+}
+
+func TestCardDuelPlayedToTheEndAcrossARestart(t *testing.T) {
+	h := newHarness(t)
+	ann, bea, cy := h.fake.AddUser("Ann"), h.fake.AddUser("Bea"), h.fake.AddUser("Cy")
+	openDuel(t, h, ann, bea, fakediscord.Int("life", 15))
+
+	mustRefuse(t, bea.Click(h.table(), h.table().ButtonID("Start")), "Only the host")
+	r := ann.Click(h.table(), h.table().ButtonID("Start"))
+	if r == nil || r.Type != 7 || !strings.Contains(r.Content, "Ann vs Bea") {
+		t.Fatalf("start answered %+v", r)
+	}
+	if h.fake.Pings(ann.ID) != 1 || h.fake.Pings(bea.ID) != 1 || h.fake.Pings(cy.ID) != 0 {
+		t.Fatalf("pings after the deal: ann %d bea %d cy %d", h.fake.Pings(ann.ID), h.fake.Pings(bea.ID), h.fake.Pings(cy.ID))
+	}
+	mustRefuse(t, cy.Click(h.table(), h.table().ButtonID("My hand")), "not playing")
+
+	buildCheapHand(t, h, ann, 30)
+	restartsLeft := 1
+	buildCheapHand(t, h, bea, 30)
+
+	moves := 0
+	for ; moves < 400; moves++ {
+		rec, err := h.db.Game(h.ch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec == nil {
+			break // the game ended and freed the channel
+		}
+		if moves == 5 && restartsLeft > 0 {
+			restartsLeft--
+			before := rec.Version
+			h.restart()
+			if again, _ := h.db.Game(h.ch); again == nil || again.Version != before {
+				t.Fatalf("after restart the game is at %v, want version %d", again, before)
+			}
+		}
+		u, hand, id := mover(h, ann, bea)
+		if u == nil {
+			t.Fatalf("nobody has a move after %d moves; table:\n%s", moves, h.table().Text())
+		}
+		r := u.Click(hand, id)
+		if r == nil || r.Type != 7 {
+			t.Fatalf("move %d by %s answered %+v", moves, u.Name, r)
+		}
+	}
+	if restartsLeft != 0 {
+		t.Fatalf("the game ended after %d moves, before the restart", moves)
+	}
+	final := h.fake.Messages(h.ch)
+	var won bool
+	for _, m := range final {
+		if strings.Contains(m.Text(), "wins") || strings.Contains(m.Text(), "won") {
+			won = true
+		}
+	}
+	if !won {
+		t.Fatalf("no win narrated after %d moves", moves)
+	}
+	st, err := h.db.Stats(h.fake.GuildID())
+	if err != nil || len(st) != 2 {
+		t.Fatalf("stats = %v, %v", st, err)
+	}
+	wins := st[ann.ID].Games["duel"].Won + st[bea.ID].Games["duel"].Won
+	if wins != 1 || st[ann.ID].Games["duel"].Played != 1 {
+		t.Fatalf("stats after one duel: %+v %+v", st[ann.ID].Games["duel"], st[bea.ID].Games["duel"])
+	}
+	// The finished game's buttons answer precisely and change nothing.
+	if last := ann.LastEphemeral(h.ch); last != nil && len(last.Buttons()) > 0 {
+		t.Fatalf("the final hand still offers moves")
+	}
+	r = ann.Command(h.ch, "game", fakediscord.Sub("hand"))
+	mustRefuse(t, r, "no game in this channel")
+}
+
+func TestRefusalsChangeNothing(t *testing.T) {
+	h := newHarness(t)
+	ann, bea, cy := h.fake.AddUser("Ann"), h.fake.AddUser("Bea"), h.fake.AddUser("Cy")
+	openDuel(t, h, ann, bea)
+
+	mustRefuse(t, cy.Command(h.ch, "game", fakediscord.Sub("new", fakediscord.Str("game", "life"))), "already a game of Card Duel")
+	mustRefuse(t, bea.Click(h.table(), h.table().ButtonID("Join")), "already at this table")
+	mustRefuse(t, cy.Click(h.table(), h.table().ButtonID("Join")), "table is full")
+	mustRefuse(t, cy.Click(h.table(), h.table().ButtonID("Cancel")), "Only the host")
+	mustRefuse(t, bea.Command(h.ch, "game", fakediscord.Sub("end")), "Only the host")
+	mustRefuse(t, cy.Command(h.ch, "game", fakediscord.Sub("hand")), "not playing")
+	mustRefuse(t, bea.Command(h.ch, "game", fakediscord.Sub("hand")), "hasn't started")
+	ann.Click(h.table(), h.table().ButtonID("Start"))
+	buildCheapHand(t, h, ann, 30)
+	stale := buildCheapHand(t, h, bea, 30) // out of date once she has locked in
+
+	before := snapshot(t, h)
+	// Bea's hand shows no moves while Ann attacks; the stale lock button
+	// from her build view is refused with her current hand.
+	_, hand, id := mover(h, ann, bea)
+	if hand.VisibleTo != ann.ID {
+		t.Fatalf("the dealer should attack first")
+	}
+	r := bea.Click(stale, stale.ButtonID("Lock in hand"))
+	if r == nil || r.Type != 7 || !strings.Contains(r.Content, "earlier moment") {
+		t.Fatalf("stale click answered %+v", r)
+	}
+	if after := snapshot(t, h); after != before {
+		t.Fatalf("a refused click changed the game")
+	}
+	// A double click: the first counts, the second is out of date.
+	first := ann.Click(hand, id)
+	if first == nil || first.Type != 7 {
+		t.Fatalf("first click answered %+v", first)
+	}
+	second := ann.Click(hand, id)
+	if second == nil || !strings.Contains(second.Content, "earlier moment") {
+		t.Fatalf("double click answered %+v", second)
+	}
+	// The host may end the game; afterwards its buttons say so.
+	table := h.table()
+	r = ann.Command(h.ch, "game", fakediscord.Sub("end"))
+	if r == nil || r.Ephemeral || !strings.Contains(r.Content, "Ann ended the game") {
+		t.Fatalf("/game end answered %+v", r)
+	}
+	mustRefuse(t, bea.Click(stale, stale.ButtonID("Lock in hand")), "ended by Ann")
+	if m := h.fake.Message(h.ch, table.ID); len(m.Buttons()) != 0 || !strings.Contains(m.Text(), "ended by Ann") {
+		t.Fatalf("ended table still has controls:\n%s", m.Text())
+	}
+}
+
+func TestManageChannelMayEndAnyGame(t *testing.T) {
+	h := newHarness(t)
+	ann, bea, mod := h.fake.AddUser("Ann"), h.fake.AddUser("Bea"), h.fake.AddAdmin("Mo")
+	openDuel(t, h, ann, bea)
+	r := mod.Command(h.ch, "game", fakediscord.Sub("end"))
+	if r == nil || r.Ephemeral || !strings.Contains(r.Content, "Mo ended") {
+		t.Fatalf("moderator /game end answered %+v", r)
+	}
+	if g, _ := h.db.Game(h.ch); g != nil {
+		t.Fatal("the channel still has a game")
+	}
+}
+
+// snapshot is the game's committed record, for "nothing changed" checks.
+func snapshot(t *testing.T, h *harness) string {
+	t.Helper()
+	g, err := h.db.Game(h.ch)
+	if err != nil || g == nil {
+		t.Fatalf("no game: %v", err)
+	}
+	return fmt.Sprintf("%s|%s|%d", g.State, strings.Join(g.Log, "|"), g.Version)
+}

@@ -1,0 +1,529 @@
+package fakediscord
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// call is one REST request. Handlers run with s.mu held; the dispatches they
+// queue are sent, and the after functions run, once it is released.
+type call struct {
+	s      *Server
+	w      http.ResponseWriter
+	r      *http.Request
+	body   []byte
+	files  []attachment // multipart files[n]
+	events []event
+	after  []func()
+}
+
+type apiError struct {
+	Message string         `json:"message"`
+	Code    int            `json:"code"`
+	Errors  map[string]any `json:"errors,omitempty"`
+}
+
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /gateway", s.serveGateway)
+	mux.HandleFunc("GET /gateway/", s.serveGateway)
+	api := http.NewServeMux()
+	handle := func(pattern string, h func(*call)) {
+		method, path, _ := strings.Cut(pattern, " ")
+		for _, prefix := range apiPrefixes {
+			api.HandleFunc(method+" "+prefix+path, func(w http.ResponseWriter, r *http.Request) {
+				s.serveCall(w, r, h)
+			})
+		}
+	}
+
+	handle("GET /gateway", s.getGateway)
+	handle("GET /gateway/bot", s.getGateway)
+	handle("GET /users/@me", s.getMe)
+	handle("GET /users/{user}", s.getUser)
+	handle("GET /guilds/{guild}", s.getGuild)
+	handle("GET /guilds/{guild}/channels", s.getGuildChannels)
+	handle("GET /guilds/{guild}/members/{user}", s.getMember)
+	handle("GET /channels/{channel}", s.getChannel)
+
+	handle("GET /channels/{channel}/messages", s.listMessages)
+	handle("POST /channels/{channel}/messages", s.createMessage)
+	handle("GET /channels/{channel}/messages/{message}", s.getMessage)
+	handle("PATCH /channels/{channel}/messages/{message}", s.editMessage)
+	handle("DELETE /channels/{channel}/messages/{message}", s.deleteMessage)
+
+	handle("PUT /channels/{channel}/messages/{message}/reactions/{emoji}/@me", s.addReaction)
+	handle("DELETE /channels/{channel}/messages/{message}/reactions/{emoji}/@me", s.removeReaction)
+	handle("DELETE /channels/{channel}/messages/{message}/reactions/{emoji}/{user}", s.removeReaction)
+	handle("GET /channels/{channel}/messages/{message}/reactions/{emoji}", s.listReactions)
+	handle("DELETE /channels/{channel}/messages/{message}/reactions/{emoji}", s.clearReactions)
+	handle("DELETE /channels/{channel}/messages/{message}/reactions", s.clearReactions)
+
+	for _, scope := range []string{"", "/guilds/{guild}"} {
+		base := "/applications/{app}" + scope + "/commands"
+		handle("GET "+base, s.listCommands)
+		handle("PUT "+base, s.overwriteCommands)
+		handle("POST "+base, s.createCommand)
+		handle("DELETE "+base+"/{command}", s.deleteCommand)
+	}
+
+	handle("POST /interactions/{id}/{token}/callback", s.interactionCallback)
+	handle("POST /webhooks/{app}/{token}", s.followup)
+	handle("GET /webhooks/{app}/{token}/messages/{message}", s.getWebhookMessage)
+	handle("PATCH /webhooks/{app}/{token}/messages/{message}", s.editWebhookMessage)
+	handle("DELETE /webhooks/{app}/{token}/messages/{message}", s.deleteWebhookMessage)
+
+	unexpected := func(c *call) {
+		c.reject(http.StatusNotFound, 0, "404: Not Found", "unexpected request (not modelled by the fake)")
+	}
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if _, pattern := api.Handler(r); pattern == "" {
+			s.serveCall(w, r, unexpected)
+			return
+		}
+		api.ServeHTTP(w, r)
+	})
+	return mux
+}
+
+func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, h func(*call)) {
+	c := &call{s: s, w: w, r: r}
+	body, files, err := readBody(r)
+	c.body, c.files = body, files
+	s.mu.Lock()
+	switch {
+	case err != nil:
+		c.reject(http.StatusBadRequest, 50109, "The request body contains invalid JSON.", err.Error())
+	case c.authorized():
+		h(c)
+	}
+	s.mu.Unlock()
+	s.emit(c.events...)
+	for _, f := range c.after {
+		f()
+	}
+}
+
+// readBody returns the JSON payload, also from multipart/form-data bodies
+// (payload_json plus files[n]).
+func readBody(r *http.Request) ([]byte, []attachment, error) {
+	mediaType, params, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if mediaType != "multipart/form-data" {
+		b, err := io.ReadAll(r.Body)
+		return b, nil, err
+	}
+	var payload []byte
+	var files []attachment
+	mr := multipart.NewReader(r.Body, params["boundary"])
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			return payload, files, nil
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		data, err := io.ReadAll(part)
+		if err != nil {
+			return nil, nil, err
+		}
+		switch name := part.FormName(); {
+		case name == "payload_json":
+			payload = data
+		case strings.HasPrefix(name, "files["):
+			files = append(files, attachment{Filename: part.FileName(), Size: len(data), ContentType: part.Header.Get("Content-Type")})
+		}
+	}
+}
+
+// authorized checks the bot token. Interaction and webhook routes are
+// authenticated by their token, but a wrong Authorization header is still an error.
+func (c *call) authorized() bool {
+	p := c.r.URL.Path
+	for _, prefix := range apiPrefixes {
+		p = strings.TrimPrefix(p, prefix)
+	}
+	auth := c.r.Header.Get("Authorization")
+	tokenRoute := strings.HasPrefix(p, "/interactions/") || strings.HasPrefix(p, "/webhooks/") || p == "/gateway"
+	if auth == "Bot "+BotToken || auth == "" && tokenRoute {
+		return true
+	}
+	c.reject(http.StatusUnauthorized, 0, "401: Unauthorized", fmt.Sprintf("Authorization header %q, want %q", auth, "Bot "+BotToken))
+	return false
+}
+
+func (c *call) describe() string { return c.r.Method + " " + c.r.URL.Path }
+
+func (c *call) reply(status int, v any) {
+	c.w.Header().Set("Content-Type", "application/json")
+	c.w.WriteHeader(status)
+	json.NewEncoder(c.w).Encode(v)
+}
+
+func (c *call) ok(v any) { c.reply(http.StatusOK, v) }
+
+func (c *call) noContent() { c.w.WriteHeader(http.StatusNoContent) }
+
+// reject answers with a Discord error and records the failure.
+func (c *call) reject(status, code int, message, why string) {
+	if why != "" {
+		why = ": " + why
+	}
+	c.s.failLocked(fmt.Sprintf("%s: %d %s (code %d)%s", c.describe(), status, message, code, why))
+	c.reply(status, apiError{Message: message, Code: code})
+}
+
+func (c *call) invalid(errs formErrors) {
+	c.s.failLocked(fmt.Sprintf("%s: 400 Invalid Form Body (code 50035): %s", c.describe(), errs))
+	c.reply(http.StatusBadRequest, apiError{Message: "Invalid Form Body", Code: 50035, Errors: errs.body()})
+}
+
+// decode parses the JSON body into v, answering the error itself.
+func (c *call) decode(v any) bool {
+	return c.parse(func() error { return json.Unmarshal(c.body, v) })
+}
+
+// message parses a message payload, answering the error itself.
+func (c *call) message() (p *messageParams, ok bool) {
+	ok = c.parse(func() (err error) {
+		p, err = parseMessage(c.body)
+		return err
+	})
+	return p, ok
+}
+
+func (c *call) parse(f func() error) bool {
+	if !json.Valid(c.body) {
+		c.reject(http.StatusBadRequest, 50109, "The request body contains invalid JSON.", "")
+		return false
+	}
+	if err := f(); err != nil {
+		var errs formErrors
+		errs.add("", "BASE_TYPE_INVALID", "%v", err)
+		c.invalid(errs)
+		return false
+	}
+	return true
+}
+
+func (c *call) emit(e event) { c.events = append(c.events, e) }
+
+func (s *Server) getGateway(c *call) {
+	if strings.HasSuffix(c.r.URL.Path, "/bot") {
+		c.ok(map[string]any{
+			"url":    s.gatewayURL(),
+			"shards": 1,
+			"session_start_limit": map[string]int{
+				"total": 1000, "remaining": 999, "reset_after": 86400000, "max_concurrency": 1,
+			},
+		})
+		return
+	}
+	c.ok(map[string]string{"url": s.gatewayURL()})
+}
+
+func (s *Server) getMe(c *call) { c.ok(s.bot.wire()) }
+
+func (s *Server) getUser(c *call) {
+	u := s.userLocked(c.r.PathValue("user"))
+	if u == nil {
+		c.reject(http.StatusNotFound, 10013, "Unknown User", "")
+		return
+	}
+	c.ok(u.wire())
+}
+
+func (c *call) guild() bool {
+	if c.r.PathValue("guild") != c.s.guildID {
+		c.reject(http.StatusForbidden, 50001, "Missing Access", "the bot is only in guild "+c.s.guildID)
+		return false
+	}
+	return true
+}
+
+func (s *Server) getGuild(c *call) {
+	if c.guild() {
+		c.ok(s.guildLocked())
+	}
+}
+
+func (s *Server) getGuildChannels(c *call) {
+	if c.guild() {
+		c.ok(s.channelsWireLocked())
+	}
+}
+
+func (s *Server) getMember(c *call) {
+	if !c.guild() {
+		return
+	}
+	u := s.userLocked(c.r.PathValue("user"))
+	if u == nil {
+		c.reject(http.StatusNotFound, 10007, "Unknown Member", "")
+		return
+	}
+	c.ok(s.memberLocked(u, true, false))
+}
+
+// channel resolves the {channel} path value.
+func (c *call) channel() *channel {
+	ch := c.s.channelLocked(c.r.PathValue("channel"))
+	if ch == nil {
+		c.reject(http.StatusNotFound, 10003, "Unknown Channel", "")
+	}
+	return ch
+}
+
+func (s *Server) getChannel(c *call) {
+	if ch := c.channel(); ch != nil {
+		c.ok(s.channelWireLocked(ch))
+	}
+}
+
+// channelMessage resolves {channel}/{message} to a public message: ephemeral
+// ones cannot be reached through channel routes.
+func (c *call) channelMessage() *message {
+	ch := c.channel()
+	if ch == nil {
+		return nil
+	}
+	m := c.s.messages[c.r.PathValue("message")]
+	if m == nil || m.channelID != ch.id || m.ephemeral {
+		c.reject(http.StatusNotFound, 10008, "Unknown Message", "")
+		return nil
+	}
+	return m
+}
+
+func (s *Server) listMessages(c *call) {
+	ch := c.channel()
+	if ch == nil {
+		return
+	}
+	q := c.r.URL.Query()
+	limit := 50
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > 100 {
+			var errs formErrors
+			errs.add("limit", "NUMBER_TYPE_MAX", "Must be between 1 and 100.")
+			c.invalid(errs)
+			return
+		}
+		limit = n
+	}
+	var public []*message
+	for _, m := range s.history[ch.id] {
+		if !m.ephemeral {
+			public = append(public, m)
+		}
+	}
+	before, after, around := q.Get("before"), q.Get("after"), q.Get("around")
+	var page []*message
+	switch {
+	case after != "":
+		for _, m := range public {
+			if idLess(after, m.id) && len(page) < limit {
+				page = append(page, m)
+			}
+		}
+	case around != "":
+		i := slices.IndexFunc(public, func(m *message) bool { return !idLess(m.id, around) })
+		if i < 0 {
+			i = len(public)
+		}
+		lo := max(0, i-limit/2)
+		page = public[lo:min(len(public), lo+limit)]
+	default:
+		end := len(public)
+		if before != "" {
+			end = slices.IndexFunc(public, func(m *message) bool { return !idLess(m.id, before) })
+			if end < 0 {
+				end = len(public)
+			}
+		}
+		page = public[max(0, end-limit):end]
+	}
+	// Discord returns the newest message first.
+	out := make([]wireMessage, 0, len(page))
+	for i := len(page) - 1; i >= 0; i-- {
+		out = append(out, s.messageWireLocked(page[i], false))
+	}
+	c.ok(out)
+}
+
+func (s *Server) createMessage(c *call) {
+	ch := c.channel()
+	if ch == nil {
+		return
+	}
+	p, ok := c.message()
+	if !ok {
+		return
+	}
+	m := &message{channelID: ch.id, author: s.bot}
+	if p.MessageReference != nil {
+		ref := s.messages[p.MessageReference.MessageID]
+		if ref == nil || ref.channelID != ch.id || ref.ephemeral {
+			var errs formErrors
+			errs.add("message_reference", "MESSAGE_REFERENCE_UNKNOWN_MESSAGE", "Unknown message")
+			c.invalid(errs)
+			return
+		}
+		m.kind = 19 // REPLY
+		m.replyTo = ref.id
+	}
+	if m := s.createLocked(c, p, "", channelFlags, m); m != nil {
+		c.ok(s.messageWireLocked(m, false))
+	}
+}
+
+// createLocked validates a new message's payload, completes base with it and
+// stores it. It answers the request itself on error and then returns nil.
+func (s *Server) createLocked(c *call, p *messageParams, prefix string, allowedFlags int, m *message) *message {
+	var errs formErrors
+	checkMessage(p, prefix, allowedFlags, &errs)
+	if len(errs) > 0 {
+		c.invalid(errs)
+		return nil
+	}
+	m.content, m.embeds, m.components = p.Content, richEmbeds(p.Embeds), normalize(p.Components)
+	m.attachments = s.attachLocked(nil, nil, c.files)
+	m.flags = p.Flags & channelFlags
+	m.allowed, m.tts = p.AllowedMentions, p.TTS
+	if m.empty() && !m.loading {
+		c.reject(http.StatusBadRequest, 50006, "Cannot send an empty message", "")
+		return nil
+	}
+	m.mentions = s.mentionsLocked(m.content, m.allowed, s.replyAuthorLocked(m))
+	s.storeLocked(m)
+	if !m.ephemeral {
+		c.emit(s.eventLocked("MESSAGE_CREATE", s.messageWireLocked(m, true)))
+	}
+	return m
+}
+
+// editLocked applies an edit: keys present in the payload replace (null
+// clears), absent keys are kept. Editing a deferred response's loading
+// placeholder is what actually sends it, so that edit pings.
+func (s *Server) editLocked(c *call, m *message, p *messageParams, prefix string) bool {
+	var errs formErrors
+	checkMessage(p, prefix, anyFlags, &errs)
+	if len(errs) > 0 {
+		c.invalid(errs)
+		return false
+	}
+	next := *m
+	if p.has["content"] {
+		next.content = p.Content
+	}
+	if p.has["embeds"] {
+		next.embeds = richEmbeds(p.Embeds)
+	}
+	if p.has["components"] {
+		next.components = normalize(p.Components)
+	}
+	if p.has["attachments"] || len(c.files) > 0 {
+		var keep []string
+		for _, a := range p.Attachments {
+			keep = append(keep, fmt.Sprint(a.ID))
+		}
+		next.attachments = s.attachLocked(m.attachments, keep, c.files)
+	}
+	if p.has["flags"] {
+		next.flags = next.flags&^flagSuppressEmbeds | p.Flags&flagSuppressEmbeds
+	}
+	if next.empty() {
+		c.reject(http.StatusBadRequest, 50006, "Cannot send an empty message", "")
+		return false
+	}
+	if p.has["content"] || m.loading {
+		next.allowed = p.AllowedMentions
+		next.mentions = s.mentionsLocked(next.content, next.allowed, s.replyAuthorLocked(m))
+	}
+	wasLoading := m.loading
+	next.loading = false
+	if !wasLoading {
+		now := s.nowLocked()
+		next.edited = &now
+		next.edits++
+	}
+	*m = next
+	if wasLoading {
+		s.pingLocked(m)
+	}
+	if !m.ephemeral {
+		c.emit(s.eventLocked("MESSAGE_UPDATE", s.messageWireLocked(m, true)))
+	}
+	return true
+}
+
+// attachLocked computes a message's attachments: the kept old ones (all, if
+// keep is nil) followed by newly uploaded files.
+func (s *Server) attachLocked(old []attachment, keep []string, files []attachment) []attachment {
+	var out []attachment
+	for _, a := range old {
+		if keep == nil || slices.Contains(keep, a.ID) {
+			out = append(out, a)
+		}
+	}
+	for _, f := range files {
+		f.ID = s.newIDLocked()
+		f.URL = "https://cdn.discordapp.com/attachments/" + f.ID + "/" + f.Filename
+		f.ProxyURL = "https://media.discordapp.net/attachments/" + f.ID + "/" + f.Filename
+		out = append(out, f)
+	}
+	return out
+}
+
+func richEmbeds(embeds []*discordgo.MessageEmbed) []*discordgo.MessageEmbed {
+	out := cloneJSON(embeds)
+	for _, e := range out {
+		e.Type = discordgo.EmbedTypeRich
+	}
+	return out
+}
+
+func (s *Server) getMessage(c *call) {
+	if m := c.channelMessage(); m != nil {
+		c.ok(s.messageWireLocked(m, false))
+	}
+}
+
+func (s *Server) editMessage(c *call) {
+	m := c.channelMessage()
+	if m == nil {
+		return
+	}
+	if m.author != s.bot {
+		c.reject(http.StatusForbidden, 50005, "Cannot edit a message authored by another user", "")
+		return
+	}
+	p, ok := c.message()
+	if ok && s.editLocked(c, m, p, "") {
+		c.ok(s.messageWireLocked(m, false))
+	}
+}
+
+func (s *Server) deleteMessage(c *call) {
+	if m := c.channelMessage(); m != nil {
+		s.deleteAndAnnounceLocked(c, m)
+		c.noContent()
+	}
+}
+
+func (s *Server) deleteAndAnnounceLocked(c *call, m *message) {
+	s.deleteLocked(m)
+	if !m.ephemeral {
+		c.emit(s.eventLocked("MESSAGE_DELETE", map[string]string{"id": m.id, "channel_id": m.channelID, "guild_id": s.guildID}))
+	}
+}

@@ -1,0 +1,386 @@
+// Package fakediscord is an in-process fake of Discord for tests. A real
+// discordgo session connects to it over loopback, speaking the real gateway
+// (websocket) and REST protocols, while the test acts as guild members
+// (slash commands, button clicks, selects, modals, reactions).
+//
+// Anything real Discord would reject is answered with Discord's own status and
+// JSON error body and also fails the test, so bot bugs surface as test
+// failures instead of as silent "This interaction failed" in production.
+//
+// Point discordgo at it with an http.Client whose transport sends
+// https://discord.com/... to URL() (discordgo v0.29.0 requests /api/v9, the
+// fake serves v9 and v10), set SyncEvents, Open, and act:
+//
+//	fake := fakediscord.New(t)
+//	alice := fake.AddUser("Alice")
+//	r := alice.Command(fake.ChannelID(), "game", fakediscord.Sub("start"))
+//	alice.Click(r.Message, r.Message.ButtonID("Join"))
+//
+// Every user action waits for the bot's answer, then for Sync and the
+// settler, so assertions need no sleeping. An action a real user could not
+// perform (unknown command or option, hidden or disabled component) fails
+// the test and returns nil.
+package fakediscord
+
+import (
+	"fmt"
+	"net/http/httptest"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/gorilla/websocket"
+)
+
+// BotToken is the only bot token the fake accepts.
+const BotToken = "fake-bot-token"
+
+// discordgo v0.29.0 still speaks API v9 (discordgo.APIVersion), so the fake
+// serves v9 and v10 alike.
+var apiPrefixes = []string{"/api/v10", "/api/v9"}
+
+const (
+	heartbeatInterval = 41250 * time.Millisecond
+	syncTimeout       = 5 * time.Second
+	tokenLifetime     = 15 * time.Minute
+	discordEpochMs    = 1420070400000
+)
+
+// Permission sets handed out by the fake guild.
+const (
+	memberPermissions = discordgo.PermissionViewChannel | discordgo.PermissionSendMessages |
+		discordgo.PermissionReadMessageHistory | discordgo.PermissionAddReactions |
+		discordgo.PermissionUseApplicationCommands | discordgo.PermissionEmbedLinks
+	adminPermissions = discordgo.PermissionAdministrator | discordgo.PermissionManageChannels
+	// Discord reports every permission bit for administrators.
+	allPermissions = 1<<51 - 1
+	botPermissions = memberPermissions | discordgo.PermissionAttachFiles |
+		discordgo.PermissionManageMessages | discordgo.PermissionUseExternalEmojis
+)
+
+// Server is a fake Discord: one guild with text channels, its members, the
+// bot user, and everything the bot has sent.
+type Server struct {
+	t        testing.TB
+	srv      *httptest.Server
+	upgrader websocket.Upgrader
+	wg       sync.WaitGroup // gateway connections still reading
+
+	mu        sync.Mutex
+	deadline  time.Duration // how long the bot has to answer an interaction
+	clockSkew time.Duration // added by Advance, for token lifetimes
+	lastID    int64
+	closing   bool
+	done      bool // cleanup finished: t must not be used any more
+
+	guildID, adminRoleID, botRoleID string
+	createdAt                       time.Time
+	owner, bot                      *User
+	users                           map[string]*User
+	channels                        []*channel
+	commands                        map[string][]*discordgo.ApplicationCommand // by guild ID, "" = global
+	messages                        map[string]*message
+	history                         map[string][]*message // by channel, oldest first
+	interactions                    map[string]*interaction
+	byToken                         map[string]*interaction
+	pings                           map[string]int
+	failures, expected              []string
+	settler                         func()
+	conns                           map[*gwConn]bool
+	current                         *gwConn
+	identifies                      int
+}
+
+type channel struct {
+	id, name string
+	position int
+}
+
+// New starts a fake Discord on 127.0.0.1 with one guild, "Fake Guild", and
+// one text channel. Everything is shut down by t.Cleanup.
+func New(t testing.TB) *Server {
+	s := &Server{
+		t:            t,
+		deadline:     discordgo.InteractionDeadline,
+		createdAt:    time.Now().Add(-24 * time.Hour),
+		users:        map[string]*User{},
+		commands:     map[string][]*discordgo.ApplicationCommand{},
+		messages:     map[string]*message{},
+		history:      map[string][]*message{},
+		interactions: map[string]*interaction{},
+		byToken:      map[string]*interaction{},
+		pings:        map[string]int{},
+		conns:        map[*gwConn]bool{},
+	}
+	s.mu.Lock()
+	s.guildID = s.newIDLocked()
+	s.adminRoleID = s.newIDLocked()
+	s.botRoleID = s.newIDLocked()
+	// Modern applications share their ID with their bot user, and bots rely on it.
+	s.bot = &User{ID: s.newIDLocked(), Name: "Fake Bot", username: "fakebot", bot: true, joinedAt: s.createdAt, s: s}
+	s.owner = s.addMemberLocked("Guild Owner", true)
+	s.addChannelLocked("general")
+	s.mu.Unlock()
+	s.srv = httptest.NewServer(s.routes())
+	t.Cleanup(s.close)
+	return s
+}
+
+func (s *Server) close() {
+	s.mu.Lock()
+	s.closing = true
+	conns := make([]*gwConn, 0, len(s.conns))
+	for c := range s.conns {
+		conns = append(conns, c)
+	}
+	s.mu.Unlock()
+	for _, c := range conns {
+		c.ws.Close()
+	}
+	s.srv.Close()
+	s.wg.Wait()
+	s.mu.Lock()
+	for _, e := range s.expected {
+		s.t.Errorf("fakediscord: expected a failure containing %q, but none happened", e)
+	}
+	s.done = true
+	s.mu.Unlock()
+}
+
+// APIURL is the REST base URL standing in for https://discord.com/api/v10.
+// discordgo v0.29.0 requests https://discord.com/api/v9/...: rewrite the
+// scheme and host (see URL) rather than the v10 prefix.
+func (s *Server) APIURL() string { return s.srv.URL + "/api/v10" }
+
+// URL is the fake's origin, http://127.0.0.1:PORT, standing in for
+// https://discord.com: it serves /api/v9 and /api/v10.
+func (s *Server) URL() string { return s.srv.URL }
+
+func (s *Server) gatewayURL() string {
+	return "ws" + strings.TrimPrefix(s.srv.URL, "http") + "/gateway"
+}
+
+// GuildID is the ID of the only guild.
+func (s *Server) GuildID() string { return s.guildID }
+
+// ChannelID is the ID of the guild's default text channel.
+func (s *Server) ChannelID() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.channels[0].id
+}
+
+// BotUserID is the bot's user ID.
+func (s *Server) BotUserID() string { return s.bot.ID }
+
+// AppID is the application ID; as for modern Discord apps it equals BotUserID.
+func (s *Server) AppID() string { return s.bot.ID }
+
+// NewChannel adds a text channel to the guild, announcing it to the connected
+// bot with CHANNEL_CREATE, and returns its ID.
+func (s *Server) NewChannel(name string) string {
+	s.mu.Lock()
+	c := s.addChannelLocked(name)
+	ev := s.eventLocked("CHANNEL_CREATE", s.channelWireLocked(c))
+	s.mu.Unlock()
+	s.emit(ev)
+	return c.id
+}
+
+func (s *Server) addChannelLocked(name string) *channel {
+	// Discord text channel names are lowercase without spaces.
+	name = strings.ToLower(strings.Join(strings.Fields(name), "-"))
+	c := &channel{id: s.newIDLocked(), name: name, position: len(s.channels)}
+	s.channels = append(s.channels, c)
+	return c
+}
+
+func (s *Server) channelLocked(id string) *channel {
+	for _, c := range s.channels {
+		if c.id == id {
+			return c
+		}
+	}
+	return nil
+}
+
+// AddUser adds a guild member with ordinary permissions.
+func (s *Server) AddUser(name string) *User {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.addMemberLocked(name, false)
+}
+
+// AddAdmin adds a guild member with the admin role (ADMINISTRATOR and
+// MANAGE_CHANNELS).
+func (s *Server) AddAdmin(name string) *User {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.addMemberLocked(name, true)
+}
+
+func (s *Server) addMemberLocked(name string, admin bool) *User {
+	u := &User{
+		ID:       s.newIDLocked(),
+		Name:     name,
+		username: usernameOf(name),
+		admin:    admin,
+		joinedAt: s.createdAt.Add(time.Duration(len(s.users)+1) * time.Minute),
+		s:        s,
+	}
+	s.users[u.ID] = u
+	return u
+}
+
+// usernameOf turns a display name into a valid unique-username-style handle.
+func usernameOf(name string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_' || r == '.' {
+			b.WriteRune(r)
+		} else {
+			b.WriteRune('_')
+		}
+	}
+	return b.String()
+}
+
+// userLocked finds a guild member or the bot.
+func (s *Server) userLocked(id string) *User {
+	if id == s.bot.ID {
+		return s.bot
+	}
+	return s.users[id]
+}
+
+// SetSettler sets a function called at the end of every user action, after
+// Sync, e.g. to let the bot's background work finish.
+func (s *Server) SetSettler(f func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.settler = f
+}
+
+// settle runs the barrier every user action ends with.
+func (s *Server) settle() {
+	s.Sync()
+	s.mu.Lock()
+	f := s.settler
+	s.mu.Unlock()
+	if f != nil {
+		f()
+	}
+}
+
+// Advance moves the fake's clock forward, so that interaction tokens (valid
+// 15 minutes) can be made to expire without waiting.
+func (s *Server) Advance(d time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.clockSkew += d
+}
+
+func (s *Server) nowLocked() time.Time { return time.Now().Add(s.clockSkew) }
+
+// Commands returns copies of the commands the bot registered in a guild, or
+// the global ones for guildID "".
+func (s *Server) Commands(guildID string) []*discordgo.ApplicationCommand {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return cloneJSON(s.commands[guildID])
+}
+
+// Messages returns copies of a channel's public messages, oldest first.
+func (s *Server) Messages(channelID string) []*Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*Message
+	for _, m := range s.history[channelID] {
+		if !m.ephemeral {
+			out = append(out, m.public())
+		}
+	}
+	return out
+}
+
+// Message returns a copy of a public or ephemeral message, or nil.
+func (s *Server) Message(channelID, messageID string) *Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.messages[messageID]
+	if m == nil || m.channelID != channelID {
+		return nil
+	}
+	return m.public()
+}
+
+// Pings reports how many messages have actually pinged the user: mentions in
+// newly created, non-ephemeral messages that allowed_mentions let through.
+func (s *Server) Pings(userID string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pings[userID]
+}
+
+// Failures returns everything recorded as a failure so far.
+func (s *Server) Failures() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.failures)
+}
+
+// ExpectFailure declares that the next failure whose message contains substr
+// is expected: it is still recorded in Failures but does not fail the test.
+// An expectation still unmet at cleanup fails the test.
+func (s *Server) ExpectFailure(substr string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.expected = append(s.expected, substr)
+}
+
+func (s *Server) failf(format string, args ...any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.failLocked(fmt.Sprintf(format, args...))
+}
+
+func (s *Server) failLocked(msg string) {
+	if s.done {
+		return
+	}
+	s.failures = append(s.failures, msg)
+	for i, e := range s.expected {
+		if strings.Contains(msg, e) {
+			s.expected = slices.Delete(s.expected, i, i+1)
+			s.t.Logf("fakediscord: expected failure: %s", msg)
+			return
+		}
+	}
+	s.t.Errorf("fakediscord: %s", msg)
+}
+
+// newIDLocked returns a fresh snowflake, strictly increasing.
+func (s *Server) newIDLocked() string {
+	id := (time.Now().UnixMilli() - discordEpochMs) << 22
+	if id <= s.lastID {
+		id = s.lastID + 1
+	}
+	s.lastID = id
+	return strconv.FormatInt(id, 10)
+}
+
+// idLess orders snowflakes numerically.
+func idLess(a, b string) bool {
+	if len(a) != len(b) {
+		return len(a) < len(b)
+	}
+	return a < b
+}
+
+func timestamp(t time.Time) string {
+	return t.UTC().Format("2006-01-02T15:04:05.000000+00:00")
+}

@@ -1,0 +1,110 @@
+package bot_test
+
+import (
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cardtable/cardbot/bot"
+	"github.com/cardtable/cardbot/bot/fakediscord"
+	"github.com/cardtable/cardbot/store"
+)
+
+// harness runs the real bot against the fake Discord, with a database that
+// outlives restarts.
+type harness struct {
+	t      *testing.T
+	fake   *fakediscord.Server
+	dbPath string
+	db     *store.Store
+	bot    *bot.Bot
+	ch     string
+}
+
+func newHarness(t *testing.T) *harness {
+	t.Helper()
+	h := &harness{t: t, fake: fakediscord.New(t), dbPath: filepath.Join(t.TempDir(), "bot.db")}
+	h.ch = h.fake.ChannelID()
+	h.fake.SetSettler(func() { h.bot.Idle() })
+	h.start()
+	t.Cleanup(h.stop)
+	return h
+}
+
+func (h *harness) start() {
+	h.t.Helper()
+	db, err := store.Open(h.dbPath)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	cfg := bot.Config{Token: fakediscord.BotToken, APIURL: h.fake.APIURL(), DBPath: h.dbPath, GuildID: h.fake.GuildID()}
+	b, err := bot.New(cfg, db, slog.New(slog.NewTextHandler(testWriter{h.t}, nil)), bot.Catalog())
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if err := b.Start(); err != nil {
+		h.t.Fatal(err)
+	}
+	h.db, h.bot = db, b
+}
+
+func (h *harness) stop() {
+	if h.bot == nil {
+		return
+	}
+	if err := h.bot.Close(); err != nil {
+		h.t.Errorf("close bot: %v", err)
+	}
+	h.db.Close()
+	h.bot = nil
+}
+
+// restart stops the bot process and starts a new one on the same database,
+// as after a deploy or a crash between moves.
+func (h *harness) restart() {
+	h.t.Helper()
+	h.stop()
+	h.start()
+}
+
+// table is the channel's current table message.
+func (h *harness) table() *fakediscord.Message {
+	h.t.Helper()
+	g, err := h.db.Game(h.ch)
+	if err != nil || g == nil {
+		h.t.Fatalf("no game in channel: %v", err)
+	}
+	m := h.fake.Message(h.ch, g.TableMsg)
+	if m == nil {
+		h.t.Fatalf("table message %s not found", g.TableMsg)
+	}
+	return m
+}
+
+// messagesSince returns the public messages posted after the first n.
+func (h *harness) messagesSince(n int) []*fakediscord.Message {
+	all := h.fake.Messages(h.ch)
+	if n > len(all) {
+		return nil
+	}
+	return all[n:]
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+// mustRefuse asserts an ephemeral answer containing want.
+func mustRefuse(t *testing.T, r *fakediscord.Reply, want string) {
+	t.Helper()
+	if r == nil {
+		t.Fatalf("no reply; want refusal %q", want)
+	}
+	if !r.Ephemeral || !strings.Contains(r.Content, want) {
+		t.Fatalf("reply (ephemeral=%v) %q; want ephemeral refusal containing %q", r.Ephemeral, r.Content, want)
+	}
+}

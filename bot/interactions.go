@@ -1,0 +1,244 @@
+package bot
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/cardtable/cardbot/games"
+	"github.com/cardtable/cardbot/store"
+)
+
+// onInteraction answers one interaction, then does the follow-up work (the
+// table, narration, pings, other players' hands) that may take longer.
+func (b *Bot) onInteraction(i *discordgo.Interaction) {
+	r, after := b.route(i)
+	if err := b.s.InteractionRespond(i, r.response()); err != nil {
+		b.log.Warn("answer interaction", "type", i.Type.String(), "err", err)
+	}
+	if after != nil {
+		after()
+	}
+}
+
+func (b *Bot) route(i *discordgo.Interaction) (reply, func()) {
+	if i.GuildID == "" || i.Member == nil {
+		return tell("I only run games in server channels."), nil
+	}
+	switch i.Type {
+	case discordgo.InteractionApplicationCommand:
+		return b.onCommand(i)
+	case discordgo.InteractionMessageComponent:
+		id, err := parseCustomID(i.MessageComponentData().CustomID)
+		if err != nil {
+			return tell("I don't recognise that button. It may belong to an older version of me; use /game table for a fresh one."), nil
+		}
+		if id.kind == "move" {
+			// A select menu's chosen values are the action's arguments.
+			if vals := i.MessageComponentData().Values; len(vals) > 0 {
+				for _, v := range vals {
+					if _, err := games.ParseAction("x=" + v); err != nil {
+						return tell("I don't recognise that choice."), nil
+					}
+				}
+				id.action.Args = append(id.action.Args, vals...)
+			}
+		}
+		return b.onComponent(i, id)
+	case discordgo.InteractionModalSubmit:
+		data := i.ModalSubmitData()
+		id, err := parseCustomID(data.CustomID)
+		if err != nil || id.kind != "text" {
+			return tell("I don't recognise that form."), nil
+		}
+		return b.onMove(i, id, modalText(data))
+	}
+	return tell("I can't handle that kind of interaction."), nil
+}
+
+func modalText(data discordgo.ModalSubmitInteractionData) string {
+	for _, row := range data.Components {
+		if r, ok := row.(*discordgo.ActionsRow); ok {
+			for _, c := range r.Components {
+				if t, ok := c.(*discordgo.TextInput); ok && t.CustomID == "text" {
+					return t.Value
+				}
+			}
+		}
+	}
+	return ""
+}
+
+func (b *Bot) onComponent(i *discordgo.Interaction, id customID) (reply, func()) {
+	switch id.kind {
+	case "hand":
+		rec, no := b.current(i.ChannelID, id.game)
+		if no != nil {
+			return *no, nil
+		}
+		return b.showHand(i, rec), nil
+	case "lobby":
+		return b.onLobby(i, id)
+	case "ask":
+		return b.onAsk(i, id), nil
+	case "move":
+		return b.onMove(i, id, "")
+	}
+	return tell("I don't recognise that button."), nil
+}
+
+func (b *Bot) onCommand(i *discordgo.Interaction) (reply, func()) {
+	data := i.ApplicationCommandData()
+	switch data.Name {
+	case "game":
+		if len(data.Options) == 0 {
+			break
+		}
+		sub := data.Options[0]
+		switch sub.Name {
+		case "new":
+			return b.cmdNew(i, sub.Options)
+		case "hand":
+			return b.cmdHand(i), nil
+		case "table":
+			return b.cmdTable(i), nil
+		case "end":
+			return b.cmdEnd(i)
+		case "stats":
+			return b.cmdStats(i), nil
+		}
+	case "rules":
+		return b.cmdRules(i, data.Options), nil
+	case "say":
+		return b.cmdSay(i, data.Options), nil
+	}
+	return tell("I don't know that command. My commands may be updating; try again in a minute."), nil
+}
+
+// who is the acting user's id and the name the table shows for them.
+func who(i *discordgo.Interaction) (id, name string) {
+	u := i.Member.User
+	name = i.Member.Nick
+	if name == "" {
+		name = u.GlobalName
+	}
+	if name == "" {
+		name = u.Username
+	}
+	return u.ID, name
+}
+
+func canManage(i *discordgo.Interaction) bool {
+	p := i.Member.Permissions
+	return p&discordgo.PermissionManageChannels != 0 || p&discordgo.PermissionAdministrator != 0
+}
+
+func (b *Bot) rules(kind string) (games.Rules, bool) {
+	for _, r := range b.catalog {
+		if r.ID == kind {
+			return r, true
+		}
+	}
+	return games.Rules{}, false
+}
+
+// load decodes the game state of a record.
+func (b *Bot) load(rec *store.Game) (games.Rules, games.Game, error) {
+	r, ok := b.rules(rec.Kind)
+	if !ok {
+		return r, nil, fmt.Errorf("game %s: unknown kind %q", rec.ID, rec.Kind)
+	}
+	g, err := r.Load(rec.State)
+	if err != nil {
+		return r, nil, fmt.Errorf("load game %s: %w", rec.ID, err)
+	}
+	return r, g, nil
+}
+
+// current returns the channel's game if it is the one a button belongs to;
+// otherwise the answer that says what became of that game.
+func (b *Bot) current(channel, gameID string) (*store.Game, *reply) {
+	rec, err := b.db.Game(channel)
+	if err != nil {
+		r := b.oops(err)
+		return nil, &r
+	}
+	if rec != nil && rec.ID == gameID {
+		return rec, nil
+	}
+	r := tell("That game no longer exists. Use /game new to open a new one.")
+	if e, err := b.db.Ended(gameID); err == nil && e != nil {
+		r = tell("That game has already %s.", e.How)
+	}
+	return nil, &r
+}
+
+func (b *Bot) channelGame(i *discordgo.Interaction) (*store.Game, *reply) {
+	rec, err := b.db.Game(i.ChannelID)
+	if err != nil {
+		r := b.oops(err)
+		return nil, &r
+	}
+	if rec == nil {
+		r := tell("There's no game in this channel. Open one with /game new.")
+		return nil, &r
+	}
+	return rec, nil
+}
+
+// showHand answers with the user's hand, only they see it, and remembers
+// the interaction so later moves can refresh it in place.
+func (b *Bot) showHand(i *discordgo.Interaction, rec *store.Game) reply {
+	user, _ := who(i)
+	seat := rec.SeatOf(user)
+	switch {
+	case seat < 0:
+		return tell("You're not playing in this game; everything public is on the table.")
+	case rec.Status == store.Lobby:
+		return tell("The game hasn't started yet. Your hand arrives when the host presses Start.")
+	}
+	_, g, err := b.load(rec)
+	if err != nil {
+		return b.oops(err)
+	}
+	m, err := handMsg(rec, g, seat, "")
+	if err != nil {
+		return b.oops(err)
+	}
+	rememberHand(rec, seat, i)
+	b.saveQuietly(rec)
+	return private(m)
+}
+
+func (b *Bot) cmdHand(i *discordgo.Interaction) reply {
+	rec, no := b.channelGame(i)
+	if no != nil {
+		return *no
+	}
+	return b.showHand(i, rec)
+}
+
+func (b *Bot) cmdRules(i *discordgo.Interaction, opts []*discordgo.ApplicationCommandInteractionDataOption) reply {
+	kind := ""
+	for _, o := range opts {
+		if o.Name == "game" {
+			kind = o.StringValue()
+		}
+	}
+	if kind == "" {
+		if rec, _ := b.db.Game(i.ChannelID); rec != nil {
+			kind = rec.Kind
+		}
+	}
+	if r, ok := b.rules(kind); ok {
+		v := games.View{Title: "How to play " + r.Name, Description: r.Summary}
+		return private(msg{embeds: []*discordgo.MessageEmbed{embed(v, playerRange(r)+" players")}})
+	}
+	var lines []string
+	for _, r := range b.catalog {
+		lines = append(lines, fmt.Sprintf("**%s** — %s players", r.Name, playerRange(r)))
+	}
+	v := games.View{Title: "Games I can host", Description: strings.Join(lines, "\n") + "\n\nUse `/rules game:` for one game's rules, and `/game new` to open one."}
+	return private(msg{embeds: []*discordgo.MessageEmbed{embed(v, "")}})
+}

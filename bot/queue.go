@@ -1,0 +1,68 @@
+package bot
+
+import "sync"
+
+// lanes runs jobs one at a time per key (a channel id) and different keys
+// in parallel, so moves in one channel are serialized in arrival order. It
+// also counts unfinished jobs, which shutdown and tests wait for.
+type lanes struct {
+	mu      sync.Mutex
+	idle    *sync.Cond
+	pending int
+	closed  bool
+	queues  map[string][]func()
+}
+
+func newLanes() *lanes {
+	l := &lanes{queues: map[string][]func(){}}
+	l.idle = sync.NewCond(&l.mu)
+	return l
+}
+
+func (l *lanes) push(key string, job func()) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return
+	}
+	l.pending++
+	if q, running := l.queues[key]; running {
+		l.queues[key] = append(q, job)
+		return
+	}
+	l.queues[key] = nil
+	go l.run(key, job)
+}
+
+func (l *lanes) run(key string, job func()) {
+	for {
+		job()
+		l.mu.Lock()
+		l.pending--
+		q := l.queues[key]
+		if len(q) == 0 {
+			delete(l.queues, key)
+			l.idle.Broadcast()
+			l.mu.Unlock()
+			return
+		}
+		job, l.queues[key] = q[0], q[1:]
+		l.mu.Unlock()
+	}
+}
+
+// wait blocks until every pushed job has finished.
+func (l *lanes) wait() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for l.pending > 0 {
+		l.idle.Wait()
+	}
+}
+
+// close makes push drop new jobs, for shutdown.
+func (l *lanes) close() {
+	l.mu.Lock()
+	l.closed = true
+	l.mu.Unlock()
+}

@@ -1,0 +1,131 @@
+package bot
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/cardtable/cardbot/games"
+	"github.com/cardtable/cardbot/store"
+)
+
+// markerEmoji is the reaction that awards a role-play marker.
+const markerEmoji = "🎭"
+
+// onReaction counts a 🎭 added to or removed from a role-play message.
+// Reactions have no reply, so a reaction the rules refuse is just not
+// counted. The record of counted reactions makes a repeated event harmless.
+func (b *Bot) onReaction(channel, message, user, emoji string, add bool) {
+	if emoji != markerEmoji {
+		return
+	}
+	rec, err := b.db.Game(channel)
+	if err != nil || rec == nil || rec.Status != store.Playing {
+		return
+	}
+	if err := b.react(rec, message, user, add); err != nil {
+		b.log.Warn("count reaction", "game", rec.ID, "err", err)
+	}
+}
+
+// react applies one reaction change to the game and commits it.
+func (b *Bot) react(rec *store.Game, message, user string, add bool) error {
+	author, ok := rec.RolePlay[message]
+	from := rec.SeatOf(user)
+	if !ok || from < 0 {
+		return nil // not a role-play message, or a spectator
+	}
+	counted := slices.Contains(rec.Counted[message], user)
+	if counted == add {
+		return nil // already as the reaction says
+	}
+	_, g, err := b.load(rec)
+	if err != nil {
+		return err
+	}
+	rg, ok := g.(games.Reactive)
+	if !ok {
+		return nil
+	}
+	events, err := rg.React(from, author, message, add)
+	if err != nil {
+		if _, refused := err.(*games.Refusal); refused {
+			return nil
+		}
+		return err
+	}
+	if rec.Counted == nil {
+		rec.Counted = map[string][]string{}
+	}
+	if add {
+		rec.Counted[message] = append(rec.Counted[message], user)
+	} else {
+		rec.Counted[message] = slices.DeleteFunc(rec.Counted[message], func(u string) bool { return u == user })
+	}
+	state, err := games.Encode(g)
+	if err != nil {
+		return fmt.Errorf("encode game %s: %w", rec.ID, err)
+	}
+	rec.State = state
+	appendLog(rec, events)
+	if err := b.db.Save(rec); err != nil {
+		return err
+	}
+	b.editTable(rec, g)
+	b.refreshHands(rec, g, -1)
+	return nil
+}
+
+// resyncReactions counts the 🎭 reactions given or taken back while the bot
+// was not connected: Discord lists a message's reactions on request.
+func (b *Bot) resyncReactions() error {
+	recs, err := b.db.Running()
+	if err != nil {
+		return err
+	}
+	for _, rec := range recs {
+		if rec.Status != store.Playing {
+			continue
+		}
+		for message := range rec.RolePlay {
+			now, err := b.reactors(rec.Channel, message)
+			if err != nil {
+				if isUnknownMessage(err) {
+					continue // the message was deleted; its awards stand
+				}
+				return fmt.Errorf("list reactions in game %s: %w", rec.ID, err)
+			}
+			for _, user := range slices.Clone(rec.Counted[message]) {
+				if !slices.Contains(now, user) {
+					if err := b.react(rec, message, user, false); err != nil {
+						return err
+					}
+				}
+			}
+			for _, user := range now {
+				if err := b.react(rec, message, user, true); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// reactors lists every user who reacted 🎭 to a message, page by page.
+func (b *Bot) reactors(channel, message string) ([]string, error) {
+	var users []string
+	after := ""
+	for {
+		page, err := b.s.MessageReactions(channel, message, markerEmoji, 100, "", after)
+		if err != nil {
+			return nil, err
+		}
+		for _, u := range page {
+			users = append(users, u.ID)
+		}
+		if len(page) < 100 {
+			return users, nil
+		}
+		after = page[len(page)-1].ID
+	}
+}

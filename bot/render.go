@@ -1,0 +1,305 @@
+package bot
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/cardtable/cardbot/games"
+	"github.com/cardtable/cardbot/store"
+)
+
+// Discord's limits that rendering must respect.
+const (
+	maxContent     = 2000
+	maxTitle       = 256
+	maxDescription = 4096
+	maxFields      = 25
+	maxFieldName   = 256
+	maxFieldValue  = 1024
+	maxFooter      = 2048
+	maxEmbedTotal  = 6000
+	maxRows        = 5
+	maxRowButtons  = 5
+	maxLabel       = 80
+	maxCustomID    = 100
+	maxOptions     = 25
+	maxOptionText  = 100
+	maxPlaceholder = 150
+	feltGreen      = 0x2f7d5b
+	logLines       = 5
+)
+
+// noMentions keeps every message from pinging anyone; only the turn ping
+// names the users it may ping.
+var noMentions = &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
+
+// msg is one rendered message, convertible to each of discordgo's shapes.
+type msg struct {
+	content    string
+	embeds     []*discordgo.MessageEmbed
+	components []discordgo.MessageComponent
+}
+
+func (m msg) send() *discordgo.MessageSend {
+	return &discordgo.MessageSend{Content: m.content, Embeds: m.embeds, Components: m.components, AllowedMentions: noMentions}
+}
+
+func (m msg) edit(channel, id string) *discordgo.MessageEdit {
+	comps := m.components
+	if comps == nil {
+		comps = []discordgo.MessageComponent{}
+	}
+	embeds := m.embeds
+	if embeds == nil {
+		embeds = []*discordgo.MessageEmbed{}
+	}
+	return &discordgo.MessageEdit{ID: id, Channel: channel, Content: &m.content, Embeds: &embeds, Components: &comps, AllowedMentions: noMentions}
+}
+
+func (m msg) webhookEdit() *discordgo.WebhookEdit {
+	e := m.edit("", "")
+	return &discordgo.WebhookEdit{Content: e.Content, Embeds: e.Embeds, Components: e.Components, AllowedMentions: noMentions}
+}
+
+func (m msg) data(ephemeral bool) *discordgo.InteractionResponseData {
+	d := &discordgo.InteractionResponseData{Content: m.content, Embeds: m.embeds, Components: m.components, AllowedMentions: noMentions}
+	if d.Components == nil {
+		d.Components = []discordgo.MessageComponent{}
+	}
+	if d.Embeds == nil {
+		d.Embeds = []*discordgo.MessageEmbed{}
+	}
+	if ephemeral {
+		d.Flags = discordgo.MessageFlagsEphemeral
+	}
+	return d
+}
+
+// clip shortens s to n characters, marking the cut.
+func clip(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+// embed renders a view. Texts are clipped to Discord's limits as a last
+// line of defence; games are expected to stay well inside them.
+func embed(v games.View, footer string) *discordgo.MessageEmbed {
+	e := &discordgo.MessageEmbed{
+		Title:       clip(v.Title, maxTitle),
+		Description: clip(v.Description, maxDescription),
+		Color:       feltGreen,
+	}
+	total := utf8.RuneCountInString(e.Title) + utf8.RuneCountInString(e.Description)
+	for _, f := range v.Fields {
+		if len(e.Fields) == maxFields {
+			break
+		}
+		name, value := clip(nonEmpty(f.Name), maxFieldName), clip(nonEmpty(f.Value), maxFieldValue)
+		n := utf8.RuneCountInString(name) + utf8.RuneCountInString(value)
+		if total+n > maxEmbedTotal-maxFooter {
+			break
+		}
+		total += n
+		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: name, Value: value, Inline: f.Inline})
+	}
+	if footer = strings.TrimSpace(strings.Join([]string{v.Footer, footer}, " · ")); strings.Trim(footer, " ·") != "" {
+		e.Footer = &discordgo.MessageEmbedFooter{Text: clip(strings.Trim(footer, " ·"), maxFooter)}
+	}
+	return e
+}
+
+func nonEmpty(s string) string {
+	if strings.TrimSpace(s) == "" {
+		return "\u200b"
+	}
+	return s
+}
+
+var buttonStyles = map[games.Style]discordgo.ButtonStyle{
+	games.Secondary: discordgo.SecondaryButton,
+	games.Primary:   discordgo.PrimaryButton,
+	games.Success:   discordgo.SuccessButton,
+	games.Danger:    discordgo.DangerButton,
+}
+
+// controls lays out a view's select menus (a row each) and buttons (five to
+// a row), followed by extra buttons. It refuses layouts Discord would reject.
+func controls(game string, version int, v games.View, extra ...discordgo.Button) ([]discordgo.MessageComponent, error) {
+	var rows []discordgo.MessageComponent
+	seen := map[string]bool{}
+	claim := func(s string) error {
+		if len(s) > maxCustomID {
+			return fmt.Errorf("custom_id %q is longer than %d", s, maxCustomID)
+		}
+		if seen[s] {
+			return fmt.Errorf("custom_id %q appears twice", s)
+		}
+		seen[s] = true
+		return nil
+	}
+	id := func(c customID) (string, error) { s := c.String(); return s, claim(s) }
+	for _, ch := range v.Choices {
+		cid, err := id(customID{kind: "move", game: game, version: version, action: games.Act(ch.Verb)})
+		if err != nil {
+			return nil, err
+		}
+		if len(ch.Options) == 0 || len(ch.Options) > maxOptions {
+			return nil, fmt.Errorf("select %s has %d options", ch.Verb, len(ch.Options))
+		}
+		minV, maxV := ch.Min, ch.Max
+		if maxV < 1 {
+			maxV = 1
+		}
+		if maxV > len(ch.Options) {
+			maxV = len(ch.Options)
+		}
+		if minV > maxV {
+			minV = maxV
+		}
+		menu := discordgo.SelectMenu{
+			MenuType:    discordgo.StringSelectMenu,
+			CustomID:    cid,
+			Placeholder: clip(ch.Placeholder, maxPlaceholder),
+			MinValues:   &minV,
+			MaxValues:   maxV,
+		}
+		for _, o := range ch.Options {
+			menu.Options = append(menu.Options, discordgo.SelectMenuOption{
+				Label:       clip(o.Label, maxOptionText),
+				Value:       o.Value,
+				Description: clip(o.Description, maxOptionText),
+				Default:     o.Default,
+			})
+		}
+		rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{menu}})
+	}
+	var buttons []discordgo.MessageComponent
+	for _, b := range v.Buttons {
+		kind := "move"
+		if b.Ask != nil {
+			kind = "ask"
+		}
+		cid, err := id(customID{kind: kind, game: game, version: version, action: b.Action})
+		if err != nil {
+			return nil, err
+		}
+		buttons = append(buttons, discordgo.Button{
+			Label: clip(b.Label, maxLabel), Style: buttonStyles[b.Style], CustomID: cid, Disabled: b.Disabled,
+		})
+	}
+	for _, b := range extra {
+		if err := claim(b.CustomID); err != nil {
+			return nil, err
+		}
+		buttons = append(buttons, b)
+	}
+	for len(buttons) > 0 {
+		n := min(maxRowButtons, len(buttons))
+		rows = append(rows, discordgo.ActionsRow{Components: buttons[:n]})
+		buttons = buttons[n:]
+	}
+	if len(rows) > maxRows {
+		return nil, fmt.Errorf("view needs %d rows; Discord allows %d", len(rows), maxRows)
+	}
+	return rows, nil
+}
+
+// lobbyMsg shows who has joined and the host's controls.
+func lobbyMsg(rec *store.Game, rules games.Rules) msg {
+	var players []string
+	for i, s := range rec.Seats {
+		line := fmt.Sprintf("%d. %s", i+1, s.Name)
+		if i == 0 {
+			line += " (host)"
+		}
+		players = append(players, line)
+	}
+	v := games.View{
+		Title: rules.Name + " — waiting for players",
+		Description: fmt.Sprintf("%s opened a game of **%s** for %s players. Press **Join** to take a seat; the host presses **Start** when everyone is in.",
+			rec.Seats[0].Name, rules.Name, playerRange(rules)),
+		Fields: []games.Field{{Name: fmt.Sprintf("Players (%d/%d)", len(rec.Seats), rules.MaxPlayers), Value: strings.Join(players, "\n")}},
+	}
+	if opts := optionSummary(rules, rec.Options); opts != "" {
+		v.Fields = append(v.Fields, games.Field{Name: "Options", Value: opts})
+	}
+	lobby := func(verb, label string, style discordgo.ButtonStyle) discordgo.Button {
+		c := customID{kind: "lobby", game: rec.ID, version: rec.Version, action: games.Act(verb)}
+		return discordgo.Button{Label: label, Style: style, CustomID: c.String()}
+	}
+	row := discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		lobby("join", "Join", discordgo.PrimaryButton),
+		lobby("leave", "Leave", discordgo.SecondaryButton),
+		lobby("start", "Start", discordgo.SuccessButton),
+		lobby("cancel", "Cancel", discordgo.DangerButton),
+	}}
+	return msg{embeds: []*discordgo.MessageEmbed{embed(v, "game "+rec.ID)}, components: []discordgo.MessageComponent{row}}
+}
+
+func playerRange(r games.Rules) string {
+	if r.MinPlayers == r.MaxPlayers {
+		return fmt.Sprint(r.MinPlayers)
+	}
+	return fmt.Sprintf("%d–%d", r.MinPlayers, r.MaxPlayers)
+}
+
+func optionSummary(r games.Rules, opts map[string]int) string {
+	var lines []string
+	for _, o := range r.Options {
+		v := opts[o.Name]
+		val := fmt.Sprint(v)
+		if o.Kind == games.BoolOption {
+			val = map[bool]string{true: "on", false: "off"}[v == 1]
+		}
+		lines = append(lines, fmt.Sprintf("%s: **%s**", o.Name, val))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// tableMsg is the public table of a game in play (or over).
+func tableMsg(rec *store.Game, g games.Game) (msg, error) {
+	v := g.Table()
+	if len(rec.Log) > 0 {
+		start := max(0, len(rec.Log)-logLines)
+		v.Fields = append(v.Fields, games.Field{Name: "What just happened", Value: strings.Join(rec.Log[start:], "\n")})
+	}
+	footer := fmt.Sprintf("game %s · move %d", rec.ID, rec.Version)
+	m := msg{embeds: []*discordgo.MessageEmbed{embed(v, footer)}}
+	if g.Over() {
+		v.Buttons = nil
+		return m, nil
+	}
+	hand := discordgo.Button{Label: "My hand", Style: discordgo.PrimaryButton, CustomID: customID{kind: "hand", game: rec.ID}.String()}
+	comps, err := controls(rec.ID, rec.Version, games.View{Buttons: v.Buttons, Choices: v.Choices}, hand)
+	if err != nil {
+		return msg{}, fmt.Errorf("table of game %s: %w", rec.ID, err)
+	}
+	m.components = comps
+	return m, nil
+}
+
+// handMsg is one seat's private view with its controls.
+func handMsg(rec *store.Game, g games.Game, seat int, note string) (msg, error) {
+	v := g.Hand(seat)
+	m := msg{content: clip(note, maxContent), embeds: []*discordgo.MessageEmbed{embed(v, fmt.Sprintf("only you can see this · move %d", rec.Version))}}
+	if g.Over() {
+		return m, nil
+	}
+	comps, err := controls(rec.ID, rec.Version, v)
+	if err != nil {
+		return msg{}, fmt.Errorf("hand of seat %d in game %s: %w", seat, rec.ID, err)
+	}
+	m.components = comps
+	return m, nil
+}
+
+// textMsg is a message of plain words.
+func textMsg(format string, args ...any) msg {
+	return msg{content: clip(fmt.Sprintf(format, args...), maxContent)}
+}

@@ -1,0 +1,36 @@
+package bot
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// rewrite sends every request discordgo addresses to Discord's API to
+// another base URL instead. It is per session, unlike discordgo's global
+// endpoint variables, so several bots (as in tests) can point elsewhere.
+type rewrite struct {
+	base string // no trailing slash
+	next http.RoundTripper
+}
+
+func newRewrite(base string) *rewrite {
+	return &rewrite{base: strings.TrimRight(base, "/"), next: http.DefaultTransport}
+}
+
+func (t *rewrite) RoundTrip(r *http.Request) (*http.Response, error) {
+	orig := r.URL.String()
+	if !strings.HasPrefix(orig, discordgo.EndpointAPI) {
+		return t.next.RoundTrip(r)
+	}
+	u, err := url.Parse(t.base + "/" + strings.TrimPrefix(orig, discordgo.EndpointAPI))
+	if err != nil {
+		return nil, err
+	}
+	r2 := r.Clone(r.Context())
+	r2.URL = u
+	r2.Host = u.Host
+	return t.next.RoundTrip(r2)
+}
