@@ -26,7 +26,11 @@ func newHarness(t *testing.T) *harness {
 	t.Helper()
 	h := &harness{t: t, fake: fakediscord.New(t), dbPath: filepath.Join(t.TempDir(), "bot.db")}
 	h.ch = h.fake.ChannelID()
-	h.fake.SetSettler(func() { h.bot.Idle() })
+	h.fake.SetSettler(func() {
+		if h.bot != nil {
+			h.bot.Idle()
+		}
+	})
 	h.start()
 	t.Cleanup(h.stop)
 	return h

@@ -1,0 +1,231 @@
+package bot_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/cardtable/cardbot/bot/fakediscord"
+	"github.com/cardtable/cardbot/games/life"
+)
+
+// rolePlayLine finds the channel message carrying a /say line.
+func rolePlayLine(t *testing.T, h *harness, text string) *fakediscord.Message {
+	t.Helper()
+	for _, m := range h.fake.Messages(h.ch) {
+		if strings.HasPrefix(m.Content, "🎭") && strings.Contains(m.Content, text) {
+			return m
+		}
+	}
+	t.Fatalf("no role-play message containing %q", text)
+	return nil
+}
+
+// lifeState loads the running game's state as the rules see it.
+func lifeState(t *testing.T, h *harness) *life.State {
+	t.Helper()
+	rec, err := h.db.Game(h.ch)
+	if err != nil || rec == nil {
+		t.Fatalf("no game: %v", err)
+	}
+	g, err := life.Rules.Load(rec.State)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g.(*life.State)
+}
+
+// markers counts (given, received) for a seat from the saved awards.
+func markers(st *life.State, seat int) (given, received int) {
+	for _, a := range st.Awards {
+		if a.From == seat {
+			given++
+		}
+		if a.To == seat {
+			received++
+		}
+	}
+	return
+}
+
+func TestLifeWithRolePlayMarkersAndARestart(t *testing.T) {
+	h := newHarness(t)
+	ann, bea, cy, dee := h.fake.AddUser("Ann"), h.fake.AddUser("Bea"), h.fake.AddUser("Cy"), h.fake.AddUser("Dee")
+	users := []*fakediscord.User{ann, bea, cy}
+
+	r := ann.Command(h.ch, "game", fakediscord.Sub("new", fakediscord.Str("game", "life")))
+	if r == nil || !strings.Contains(r.Content, "lobby is open") {
+		t.Fatalf("/game new answered %+v", r)
+	}
+	for _, u := range users[1:] {
+		u.Click(h.table(), h.table().ButtonID("Join"))
+	}
+	mustRefuse(t, ann.Command(h.ch, "say", fakediscord.Str("line", "Hello")), "hasn't started")
+	seen := len(h.fake.Messages(h.ch))
+	ann.Click(h.table(), h.table().ButtonID("Start"))
+	var invited bool
+	for _, m := range h.messagesSince(seen) {
+		if strings.Contains(m.Content, "Introduce your character with /say") && strings.Contains(m.Content, "Cy") {
+			invited = true
+		}
+	}
+	if !invited {
+		t.Fatal("no invitation to introduce the characters after the deal")
+	}
+
+	// Introductions in character, attributed to player and character.
+	lines := map[string]string{"Ann": "I grew up above my parents' bakery.", "Bea": "Nobody expected much of me.", "Cy": "I was born lucky."}
+	chars := map[string]string{"Ann": "Ada", "Bea": "Bo", "Cy": "Cass"}
+	for _, u := range users {
+		r := u.Command(h.ch, "say", fakediscord.Str("line", lines[u.Name]), fakediscord.Str("character", chars[u.Name]))
+		if r == nil || !r.Ephemeral || !strings.Contains(r.Content, "in the channel") {
+			t.Fatalf("/say by %s answered %+v", u.Name, r)
+		}
+	}
+	mustRefuse(t, dee.Command(h.ch, "say", fakediscord.Str("line", "Me too!")), "Only players")
+	annLine := rolePlayLine(t, h, lines["Ann"])
+	if !strings.Contains(annLine.Content, "**Ada** (Ann)") {
+		t.Fatalf("line not attributed to character and player: %q", annLine.Content)
+	}
+	beaLine, cyLine := rolePlayLine(t, h, lines["Bea"]), rolePlayLine(t, h, lines["Cy"])
+
+	// Markers by reaction, and the ones the rules refuse.
+	bea.React(annLine, "🎭") // Bea → Ann
+	ann.React(annLine, "🎭") // self-award: not counted
+	dee.React(annLine, "🎭") // spectator: not counted
+	bea.React(annLine, "👍") // another emoji: not counted
+	cy.React(annLine, "🎭")  // Cy → Ann
+	cy.Unreact(annLine, "🎭") // … taken back
+	st := lifeState(t, h)
+	if g, r := markers(st, 1); g != 1 || r != 0 {
+		t.Fatalf("Bea gave %d received %d; want 1, 0", g, r)
+	}
+	if g, r := markers(st, 0); g != 0 || r != 1 {
+		t.Fatalf("Ann gave %d received %d; want 0, 1", g, r)
+	}
+	if g, _ := markers(st, 2); g != 0 {
+		t.Fatalf("Cy's taken-back marker still counts")
+	}
+	if !strings.Contains(h.table().Text(), "marker") {
+		t.Fatalf("the table does not show markers:\n%s", h.table().Text())
+	}
+
+	// While the bot is down, Cy rewards Bea; the bot counts it on return,
+	// and counts Bea's earlier award once, not twice.
+	h.stop()
+	cy.React(beaLine, "🎭")
+	h.start()
+	st = lifeState(t, h)
+	if g, _ := markers(st, 2); g != 1 {
+		t.Fatalf("Cy's offline award was not picked up: gave %d", g)
+	}
+	if _, r := markers(st, 0); r != 1 {
+		t.Fatalf("Ann received %d markers after the restart; want 1", r)
+	}
+
+	// Ann gives away all three markers; a fourth is not counted.
+	ann.React(beaLine, "🎭")
+	ann.React(cyLine, "🎭")
+	extra := ann.Command(h.ch, "say", fakediscord.Str("line", "Bo and Cass were always there for me."))
+	if extra == nil || !extra.Ephemeral {
+		t.Fatalf("second /say answered %+v", extra)
+	}
+	bea.Command(h.ch, "say", fakediscord.Str("line", "Ada, you fed me when I had nothing."))
+	ann.React(rolePlayLine(t, h, "you fed me"), "🎭")
+	cy.Command(h.ch, "say", fakediscord.Str("line", "Luck runs out, they said."))
+	ann.React(rolePlayLine(t, h, "Luck runs out"), "🎭") // a fourth: refused by the rules
+	st = lifeState(t, h)
+	if g, _ := markers(st, 0); g != 3 {
+		t.Fatalf("Ann gave %d markers; want exactly 3", g)
+	}
+
+	// The dealer begins; everyone plays their turns from their own hand.
+	if r := bea.Click(h.table(), h.table().ButtonID("My hand")); r == nil || !r.Ephemeral || r.Message.ButtonID("Begin") != "" {
+		t.Fatalf("Bea's hand before the story begins: %+v", r)
+	}
+	hand := ann.Click(h.table(), h.table().ButtonID("My hand"))
+	if hand == nil || hand.Message.ButtonID("Begin") == "" {
+		t.Fatalf("the dealer has no Begin button: %+v", hand)
+	}
+	ann.Click(hand.Message, hand.Message.ButtonID("Begin"))
+	for _, u := range users[2:] {
+		u.Click(h.table(), h.table().ButtonID("My hand"))
+	}
+
+	rec, _ := h.db.Game(h.ch)
+	gameID := rec.ID
+	restarted := false
+	for moves := 0; ; moves++ {
+		if moves > 200 {
+			t.Fatal("the game did not end")
+		}
+		rec, _ := h.db.Game(h.ch)
+		if rec == nil {
+			break
+		}
+		if moves == 8 && !restarted {
+			restarted = true
+			h.restart()
+		}
+		u, m, id := mover(h, users...)
+		if u == nil {
+			t.Fatalf("nobody can move; table:\n%s", h.table().Text())
+		}
+		r := u.Click(m, id)
+		if r == nil || r.Type != 7 {
+			t.Fatalf("%s's move answered %+v", u.Name, r)
+		}
+	}
+	if !restarted {
+		t.Fatal("the game ended before the restart")
+	}
+
+	// The end: a life summary per character, then the scores, counted with
+	// the markers exactly as the rules say.
+	var scores string
+	for _, m := range h.fake.Messages(h.ch) {
+		if strings.Contains(m.Content, "Final scores") {
+			scores = m.Content
+		}
+	}
+	if scores == "" {
+		t.Fatal("no final scores posted")
+	}
+	ended := endedLife(t, h, gameID)
+	for seat, name := range []string{"Ann", "Bea", "Cy"} {
+		given, received := markers(ended, seat)
+		cards := 0
+		for _, s := range ended.Boards[seat] {
+			if s.Up {
+				cards += s.Card.PipValue()
+			}
+		}
+		want := cards + received - (3 - given)
+		if ended.Score(seat) != want {
+			t.Errorf("%s scored %d; cards %d + received %d − unspent %d = %d", name, ended.Score(seat), cards, received, 3-given, want)
+		}
+		if !strings.Contains(scores, fmt.Sprintf("**%s** — %d (", name, want)) {
+			t.Errorf("scores message lacks %s's %d:\n%s", name, want, scores)
+		}
+	}
+	// No awards once the game is over.
+	before := len(ended.Awards)
+	bea.React(cyLine, "🎭")
+	if after := len(endedLife(t, h, gameID).Awards); after != before {
+		t.Fatalf("an award after the end changed the count from %d to %d", before, after)
+	}
+}
+
+// endedLife loads the final state of a finished game.
+func endedLife(t *testing.T, h *harness, id string) *life.State {
+	t.Helper()
+	e, err := h.db.Ended(id)
+	if err != nil || e == nil || e.Final == nil {
+		t.Fatalf("game %s has not ended: %v", id, err)
+	}
+	g, err := life.Rules.Load(e.Final.State)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g.(*life.State)
+}
