@@ -90,11 +90,11 @@ func TestLifeWithRolePlayMarkersAndARestart(t *testing.T) {
 	beaLine, cyLine := rolePlayLine(t, h, lines["Bea"]), rolePlayLine(t, h, lines["Cy"])
 
 	// Markers by reaction, and the ones the rules refuse.
-	bea.React(annLine, "🎭") // Bea → Ann
-	ann.React(annLine, "🎭") // self-award: not counted
-	dee.React(annLine, "🎭") // spectator: not counted
-	bea.React(annLine, "👍") // another emoji: not counted
-	cy.React(annLine, "🎭")  // Cy → Ann
+	bea.React(annLine, "🎭")  // Bea → Ann
+	ann.React(annLine, "🎭")  // self-award: not counted
+	dee.React(annLine, "🎭")  // spectator: not counted
+	bea.React(annLine, "👍")  // another emoji: not counted
+	cy.React(annLine, "🎭")   // Cy → Ann
 	cy.Unreact(annLine, "🎭") // … taken back
 	st := lifeState(t, h)
 	if g, r := markers(st, 1); g != 1 || r != 0 {
