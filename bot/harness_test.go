@@ -22,8 +22,10 @@ type harness struct {
 	ch     string
 }
 
+// Each test has its own fake Discord and database, so they run in parallel.
 func newHarness(t *testing.T) *harness {
 	t.Helper()
+	t.Parallel()
 	h := &harness{t: t, fake: fakediscord.New(t), dbPath: filepath.Join(t.TempDir(), "bot.db")}
 	h.ch = h.fake.ChannelID()
 	h.fake.SetSettler(func() {

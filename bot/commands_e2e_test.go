@@ -1,0 +1,167 @@
+package bot_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cardtable/cardbot/bot/fakediscord"
+)
+
+func TestCommandsAreRegisteredFromTheCatalogue(t *testing.T) {
+	h := newHarness(t)
+	cmds := h.fake.Commands(h.fake.GuildID())
+	names := map[string]bool{}
+	for _, c := range cmds {
+		names[c.Name] = true
+	}
+	if len(cmds) != 3 || !names["game"] || !names["rules"] || !names["say"] {
+		t.Fatalf("registered %v", names)
+	}
+	var newOpts []string
+	for _, c := range cmds {
+		if c.Name != "game" {
+			continue
+		}
+		for _, sub := range c.Options {
+			if sub.Name == "new" {
+				for _, o := range sub.Options {
+					newOpts = append(newOpts, o.Name)
+				}
+			}
+		}
+	}
+	want := "game hand_limit life roleplay snake_eyes swap"
+	if got := strings.Join(newOpts, " "); got != want {
+		t.Fatalf("/game new options = %q; want %q", got, want)
+	}
+}
+
+func TestOptionOfAnotherGameIsRefused(t *testing.T) {
+	h := newHarness(t)
+	ann := h.fake.AddUser("Ann")
+	r := ann.Command(h.ch, "game", fakediscord.Sub("new", fakediscord.Str("game", "duel"), fakediscord.Bool("roleplay", true)))
+	mustRefuse(t, r, `Card Duel has no option called "roleplay"`)
+	if g, _ := h.db.Game(h.ch); g != nil {
+		t.Fatal("a refused /game new opened a game")
+	}
+}
+
+func TestUnknownButtonIsRefused(t *testing.T) {
+	h := newHarness(t)
+	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
+	openDuel(t, h, ann, bea)
+	before := snapshotLobby(t, h)
+	for _, bogus := range []string{"hand:zz", "lobby:abcdefgh:0:dance", "move:abcdefgh:x:play", "totally-unknown"} {
+		forged := h.table()
+		forged.Components[0].Buttons[0].CustomID = bogus // as if from an older version of the bot
+		mustRefuse(t, bea.Click(forged, bogus), "I don't recognise that button")
+	}
+	// A well-formed button of a game that never existed here.
+	forged := h.table()
+	forged.Components[0].Buttons[0].CustomID = "lobby:abcdefgh:0:join"
+	mustRefuse(t, bea.Click(forged, "lobby:abcdefgh:0:join"), "no longer exists")
+	if after := snapshotLobby(t, h); after != before {
+		t.Fatal("a refused click changed the lobby")
+	}
+}
+
+func snapshotLobby(t *testing.T, h *harness) int {
+	t.Helper()
+	g, err := h.db.Game(h.ch)
+	if err != nil || g == nil {
+		t.Fatalf("no game: %v", err)
+	}
+	return g.Version*100 + len(g.Seats)
+}
+
+func TestLobbyLeaveCancelAndPlayerCount(t *testing.T) {
+	h := newHarness(t)
+	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
+	ann.Command(h.ch, "game", fakediscord.Sub("new", fakediscord.Str("game", "duel")))
+	mustRefuse(t, ann.Click(h.table(), h.table().ButtonID("Start")), "needs at least 2 players")
+	mustRefuse(t, ann.Click(h.table(), h.table().ButtonID("Leave")), "You're the host")
+	mustRefuse(t, bea.Click(h.table(), h.table().ButtonID("Leave")), "haven't joined")
+	bea.Click(h.table(), h.table().ButtonID("Join"))
+	if r := bea.Click(h.table(), h.table().ButtonID("Leave")); r == nil || r.Type != 7 || strings.Contains(r.Content, "Bea") {
+		t.Fatalf("leave answered %+v", r)
+	}
+	lobby := h.table()
+	if r := ann.Click(lobby, lobby.ButtonID("Cancel")); r == nil || r.Type != 7 || !strings.Contains(r.Content, "Ann cancelled") {
+		t.Fatalf("cancel answered %+v", r)
+	}
+	if len(h.fake.Message(h.ch, lobby.ID).Buttons()) != 0 {
+		t.Fatal("the cancelled lobby still has buttons")
+	}
+	mustRefuse(t, bea.Click(lobby, lobby.ButtonID("Join")), "already been cancelled")
+	// The channel is free again.
+	r := bea.Command(h.ch, "game", fakediscord.Sub("new", fakediscord.Str("game", "life")))
+	if r == nil || !strings.Contains(r.Content, "lobby is open") {
+		t.Fatalf("new game after cancel answered %+v", r)
+	}
+}
+
+func TestRulesStatsAndTableRepost(t *testing.T) {
+	h := newHarness(t)
+	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
+
+	r := ann.Command(h.ch, "rules")
+	if r == nil || !r.Ephemeral || !strings.Contains(r.Content, "Card Duel") || !strings.Contains(r.Content, "Play the Hand You're Dealt") {
+		t.Fatalf("/rules without a game answered %+v", r)
+	}
+	mustRefuse(t, ann.Command(h.ch, "game", fakediscord.Sub("stats")), "No games have been finished")
+	mustRefuse(t, ann.Command(h.ch, "game", fakediscord.Sub("table")), "no game in this channel")
+
+	openDuel(t, h, ann, bea)
+	r = bea.Command(h.ch, "rules")
+	if r == nil || !r.Ephemeral || !strings.Contains(r.Content, "How to play Card Duel") || !strings.Contains(r.Content, "22") {
+		t.Fatalf("/rules in a duel channel answered %+v", r)
+	}
+	old := h.table()
+	r = bea.Command(h.ch, "game", fakediscord.Sub("table"))
+	mustRefuse(t, r, "bottom of the channel")
+	all := h.fake.Messages(h.ch)
+	if last := all[len(all)-1]; last.ID != h.table().ID || last.ID == old.ID {
+		t.Fatal("the table was not re-posted at the bottom")
+	}
+	if h.fake.Message(h.ch, old.ID) != nil {
+		t.Fatal("the old table was left behind")
+	}
+	if r := ann.Click(h.table(), h.table().ButtonID("Start")); r == nil || r.Type != 7 {
+		t.Fatalf("the re-posted table's Start answered %+v", r)
+	}
+}
+
+func TestChannelsAreIndependent(t *testing.T) {
+	h := newHarness(t)
+	ann, bea, cy, dee := h.fake.AddUser("Ann"), h.fake.AddUser("Bea"), h.fake.AddUser("Cy"), h.fake.AddUser("Dee")
+	other := h.fake.NewChannel("duels")
+	openDuel(t, h, ann, bea)
+	r := cy.Command(other, "game", fakediscord.Sub("new", fakediscord.Str("game", "life")))
+	if r == nil || !strings.Contains(r.Content, "lobby is open") {
+		t.Fatalf("a game in a second channel answered %+v", r)
+	}
+	mustRefuse(t, dee.Command(other, "game", fakediscord.Sub("end")), "Only the host, Cy")
+	if r := ann.Command(h.ch, "game", fakediscord.Sub("end")); r == nil || r.Ephemeral {
+		t.Fatalf("ending the first game answered %+v", r)
+	}
+	if g, _ := h.db.Game(other); g == nil || g.Seats[0].Name != "Cy" {
+		t.Fatal("ending one channel's game touched the other's")
+	}
+}
+
+func TestSayRefusesAnEmptyLineAndGamesWithoutRolePlay(t *testing.T) {
+	h := newHarness(t)
+	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
+	openDuel(t, h, ann, bea)
+	ann.Click(h.table(), h.table().ButtonID("Start"))
+	mustRefuse(t, ann.Command(h.ch, "say", fakediscord.Str("line", "Have at thee!")), "no role play")
+	ann.Command(h.ch, "game", fakediscord.Sub("end"))
+
+	ann.Command(h.ch, "game", fakediscord.Sub("new", fakediscord.Str("game", "life")))
+	ann.Click(h.table(), h.table().ButtonID("Start"))
+	seen := len(h.fake.Messages(h.ch))
+	mustRefuse(t, ann.Command(h.ch, "say", fakediscord.Str("line", "   ")), "Your line is empty")
+	if n := len(h.fake.Messages(h.ch)); n != seen {
+		t.Fatal("an empty line was posted")
+	}
+}

@@ -1,0 +1,147 @@
+package bot
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/cardtable/cardbot/games"
+)
+
+func TestCustomIDGrammar(t *testing.T) {
+	good := []customID{
+		{kind: "hand", game: "abcdefgh"},
+		{kind: "lobby", game: "abcdefgh", version: 3, action: games.Act("join")},
+		{kind: "move", game: "abcdefgh", version: 12, action: games.Act("hand", "5C")},
+		{kind: "ask", game: "abcdefgh", version: 0, action: games.Act("wild", "2")},
+		{kind: "text", game: "abcdefgh", version: 7, action: games.Act("say")},
+	}
+	for _, c := range good {
+		back, err := parseCustomID(c.String())
+		if err != nil || back.String() != c.String() {
+			t.Errorf("parse(%q) = %v, %v", c.String(), back, err)
+		}
+	}
+	bad := []string{
+		"", "hand", "hand:short", "hand:ABCDEFGH", "lobby:abcdefgh:1:dance", "lobby:abcdefgh:1:join=x",
+		"move:abcdefgh:-1:play", "move:abcdefgh:one:play", "move:abcdefgh:1", "move:abcdefgh:1:pl ay",
+		"shove:abcdefgh:1:play", "move:abcdefgh:1:play:extra",
+	}
+	for _, s := range bad {
+		if _, err := parseCustomID(s); err == nil {
+			t.Errorf("parse(%q) accepted", s)
+		}
+	}
+	if id := newGameID(); !validGameID(id) {
+		t.Errorf("newGameID() = %q is not valid", id)
+	}
+}
+
+func TestControlsRespectDiscordLimits(t *testing.T) {
+	buttons := func(n int) []games.Button {
+		var out []games.Button
+		for i := 0; i < n; i++ {
+			out = append(out, games.Button{Label: fmt.Sprint(i), Action: games.Act("b", fmt.Sprint(i))})
+		}
+		return out
+	}
+	choice := games.Choice{Verb: "pick", Options: []games.ChoiceOption{{Value: "a", Label: "A"}}, Max: 3}
+	cases := []struct {
+		name    string
+		view    games.View
+		rows    int
+		wantErr string
+	}{
+		{"25 buttons fill five rows", games.View{Buttons: buttons(25)}, 5, ""},
+		{"26 buttons do not fit", games.View{Buttons: buttons(26)}, 0, "rows"},
+		{"a select takes a row", games.View{Choices: []games.Choice{choice}, Buttons: buttons(20)}, 5, ""},
+		{"a select and 21 buttons do not fit", games.View{Choices: []games.Choice{choice}, Buttons: buttons(21)}, 0, "rows"},
+		{"the same action twice", games.View{Buttons: append(buttons(1), buttons(1)...)}, 0, "twice"},
+		{"an overlong action", games.View{Buttons: []games.Button{{Label: "x", Action: games.Act(strings.Repeat("v", 40), strings.Repeat("a", 40), strings.Repeat("b", 40))}}}, 0, "longer"},
+	}
+	for _, c := range cases {
+		rows, err := controls("abcdefgh", 1, c.view)
+		if c.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+				t.Errorf("%s: err = %v; want %q", c.name, err, c.wantErr)
+			}
+			continue
+		}
+		if err != nil || len(rows) != c.rows {
+			t.Errorf("%s: %d rows, %v", c.name, len(rows), err)
+		}
+	}
+	rows, _ := controls("abcdefgh", 1, games.View{Choices: []games.Choice{choice}})
+	menu := rows[0].(discordgo.ActionsRow).Components[0].(discordgo.SelectMenu)
+	if menu.MaxValues != 1 {
+		t.Errorf("max values %d exceed the 1 option offered", menu.MaxValues)
+	}
+}
+
+func TestEmbedClipsToLimits(t *testing.T) {
+	v := games.View{Title: strings.Repeat("t", 300), Description: strings.Repeat("d", 5000)}
+	for i := 0; i < 30; i++ {
+		v.Fields = append(v.Fields, games.Field{Name: "f", Value: strings.Repeat("v", 1100)})
+	}
+	e := embed(v, "footer")
+	total := len(e.Title) + len(e.Description) + len(e.Footer.Text)
+	for _, f := range e.Fields {
+		total += len(f.Name) + len(f.Value)
+		if len(f.Value) > maxFieldValue {
+			t.Fatalf("field value of %d characters", len(f.Value))
+		}
+	}
+	if len([]rune(e.Title)) > maxTitle || len([]rune(e.Description)) > maxDescription || len(e.Fields) > maxFields || total > maxEmbedTotal {
+		t.Fatalf("embed over limits: title %d, description %d, fields %d, total %d",
+			len(e.Title), len(e.Description), len(e.Fields), total)
+	}
+}
+
+func TestConfigFromEnv(t *testing.T) {
+	env := func(kv ...string) func(string) string {
+		m := map[string]string{}
+		for i := 0; i < len(kv); i += 2 {
+			m[kv[i]] = kv[i+1]
+		}
+		return func(k string) string { return m[k] }
+	}
+	c, err := ConfigFromEnv(env("DISCORD_TOKEN", "Bot abc"))
+	if err != nil || c.Token != "abc" || c.DBPath != DefaultDBPath || c.APIURL != "" {
+		t.Fatalf("defaults: %+v, %v", c, err)
+	}
+	if _, err := ConfigFromEnv(env()); err != ErrNoToken {
+		t.Fatalf("no token: %v", err)
+	}
+	if _, err := ConfigFromEnv(env("DISCORD_TOKEN", "abc", "DISCORD_API_URL", "localhost:1")); err == nil {
+		t.Fatal("accepted an API URL without a scheme")
+	}
+	if _, err := ConfigFromEnv(env("DISCORD_TOKEN", "abc", "LOG_LEVEL", "loud")); err == nil {
+		t.Fatal("accepted an unknown log level")
+	}
+	for _, bad := range []error{ErrNoToken, ErrTokenRejected} {
+		if strings.Contains(bad.Error(), "abc") {
+			t.Fatal("an error names the token")
+		}
+	}
+}
+
+func TestLanesSerializePerKeyAndRunKeysInParallel(t *testing.T) {
+	l := newLanes()
+	var order []int
+	block := make(chan struct{})
+	other := make(chan struct{})
+	l.push("a", func() { <-block; order = append(order, 1) })
+	l.push("a", func() { order = append(order, 2) })
+	l.push("b", func() { close(other) }) // runs although "a" is blocked
+	<-other
+	close(block)
+	l.wait()
+	if fmt.Sprint(order) != "[1 2]" {
+		t.Fatalf("lane a ran %v", order)
+	}
+	l.close()
+	l.push("a", func() { t.Error("a job ran after close") })
+	l.wait()
+}
