@@ -8,26 +8,36 @@ import (
 
 	"github.com/cardtable/cardbot/bot"
 	"github.com/cardtable/cardbot/bot/fakediscord"
+	"github.com/cardtable/cardbot/games"
 	"github.com/cardtable/cardbot/store"
 )
 
 // harness runs the real bot against the fake Discord, with a database that
 // outlives restarts.
 type harness struct {
-	t      *testing.T
+	t      testing.TB
 	fake   *fakediscord.Server
 	dbPath string
 	db     *store.Store
 	bot    *bot.Bot
 	ch     string
+	games  []games.Rules
 }
 
 // Each test has its own fake Discord and database, so they run in parallel.
-func newHarness(t *testing.T) *harness {
+func newHarness(t *testing.T, opts ...func(*harness)) *harness {
 	t.Helper()
 	t.Parallel()
-	h := &harness{t: t, fake: fakediscord.New(t), dbPath: filepath.Join(t.TempDir(), "bot.db")}
+	return newBenchHarness(t, opts...)
+}
+
+func newBenchHarness(t testing.TB, opts ...func(*harness)) *harness {
+	t.Helper()
+	h := &harness{t: t, fake: fakediscord.New(t), dbPath: filepath.Join(t.TempDir(), "bot.db"), games: bot.Catalog()}
 	h.ch = h.fake.ChannelID()
+	for _, opt := range opts {
+		opt(h)
+	}
 	h.fake.SetSettler(func() {
 		if h.bot != nil {
 			h.bot.Idle()
@@ -45,7 +55,7 @@ func (h *harness) start() {
 		h.t.Fatal(err)
 	}
 	cfg := bot.Config{Token: fakediscord.BotToken, APIURL: h.fake.APIURL(), DBPath: h.dbPath, GuildID: h.fake.GuildID()}
-	b, err := bot.New(cfg, db, slog.New(slog.NewTextHandler(testWriter{h.t}, nil)), bot.Catalog())
+	b, err := bot.New(cfg, db, slog.New(slog.NewTextHandler(testWriter{h.t}, nil)), h.games)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -97,7 +107,7 @@ func (h *harness) messagesSince(n int) []*fakediscord.Message {
 	return all[n:]
 }
 
-type testWriter struct{ t *testing.T }
+type testWriter struct{ t testing.TB }
 
 func (w testWriter) Write(p []byte) (int, error) {
 	w.t.Log(strings.TrimRight(string(p), "\n"))

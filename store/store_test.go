@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -78,5 +79,26 @@ func TestSecondOpenIsRefusedClearly(t *testing.T) {
 	defer s.Close()
 	if _, err := Open(path); err == nil {
 		t.Fatal("opened a database another handle holds")
+	}
+}
+
+// BenchmarkSave is the cost of committing one move: one bbolt transaction
+// with its fsync, for a record the size of a game mid-play.
+func BenchmarkSave(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "bench.db")
+	s, err := Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	g := &Game{ID: "abc", Kind: "duel", Channel: "c1", Guild: "g1", Status: Playing,
+		Seats: []Seat{{User: "u1", Name: "Ann"}, {User: "u2", Name: "Bea"}}}
+	g.State = json.RawMessage(`{"pad":"` + strings.Repeat("x", 3000) + `"}`)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		g.Version = i
+		if err := s.Save(g); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
