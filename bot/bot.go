@@ -70,11 +70,15 @@ func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (
 	return b, nil
 }
 
-// Start picks up reactions given while the bot was away, connects to the
-// gateway and registers the commands with one bulk overwrite.
+// Start picks up reactions given while the bot was away, brings every table
+// up to date, connects to the gateway and registers the commands with one
+// bulk overwrite.
 func (b *Bot) Start() error {
 	if err := b.resyncReactions(); err != nil {
 		return tokenError(err)
+	}
+	if err := b.refreshTables(); err != nil {
+		return err
 	}
 	if err := b.s.Open(); err != nil {
 		return tokenError(fmt.Errorf("connect to discord gateway: %w", err))

@@ -7,6 +7,8 @@ import (
 
 	"github.com/cardtable/cardbot/bot/fakediscord"
 	"github.com/cardtable/cardbot/games"
+	"github.com/cardtable/cardbot/games/duel"
+	"github.com/cardtable/cardbot/store"
 )
 
 // openDuel opens a Card Duel lobby as ann and seats bea.
@@ -226,4 +228,45 @@ func snapshot(t *testing.T, h *harness) string {
 		t.Fatalf("no game: %v", err)
 	}
 	return fmt.Sprintf("%s|%s|%d", g.State, strings.Join(g.Log, "|"), g.Version)
+}
+
+// A move committed just before the bot died, before the table showed it,
+// is on the table once the bot is back.
+func TestCommittedMoveIsShownAfterACrash(t *testing.T) {
+	h := newHarness(t)
+	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
+	openDuel(t, h, ann, bea)
+	ann.Click(h.table(), h.table().ButtonID("Start"))
+	buildCheapHand(t, h, ann, 30)
+	buildCheapHand(t, h, bea, 30)
+	h.stop()
+
+	// What the bot had committed when it died: Ann's attack from her deck.
+	db, err := store.Open(h.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, _ := db.Game(h.ch)
+	g, err := duel.Rules.Load(rec.State)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Apply(0, games.Act(duel.VerbDeck)); err != nil {
+		t.Fatal(err)
+	}
+	rec.State, _ = games.Encode(g)
+	rec.Version++
+	if err := db.Save(rec); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if strings.Contains(h.fake.Message(h.ch, rec.TableMsg).Text(), fmt.Sprintf("move %d", rec.Version)) {
+		t.Fatal("the table already shows the move")
+	}
+
+	h.start()
+	h.bot.Idle()
+	if text := h.table().Text(); !strings.Contains(text, fmt.Sprintf("move %d", rec.Version)) || !strings.Contains(text, "Bea must answer") {
+		t.Fatalf("after the restart the table shows:\n%s", text)
+	}
 }

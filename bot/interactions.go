@@ -18,7 +18,7 @@ func (b *Bot) onInteraction(i *discordgo.Interaction) {
 		b.log.Warn("answer interaction", "type", i.Type.String(), "err", err)
 	}
 	if after != nil {
-		after()
+		b.lanes.push(outLane(i.ChannelID), func() { b.guard("publish", after) })
 	}
 }
 
@@ -206,8 +206,7 @@ func (b *Bot) showHand(i *discordgo.Interaction, rec *store.Game) reply {
 	if err != nil {
 		return b.oops(err)
 	}
-	rememberHand(rec, seat, i)
-	b.saveQuietly(rec)
+	b.keepHand(rec, seat, i)
 	return private(m)
 }
 

@@ -1,12 +1,9 @@
 package bot
 
 import (
-	"errors"
 	"fmt"
-	"net/http"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -53,8 +50,7 @@ func (b *Bot) stale(i *discordgo.Interaction, rec *store.Game, g games.Game, sea
 	if err != nil {
 		return b.oops(err)
 	}
-	rememberHand(rec, seat, i)
-	b.saveQuietly(rec)
+	b.keepHand(rec, seat, i)
 	return update(m)
 }
 
@@ -174,122 +170,5 @@ func appendLog(rec *store.Game, events []games.Event) {
 	}
 	if len(rec.Log) > keptLog {
 		rec.Log = rec.Log[len(rec.Log)-keptLog:]
-	}
-}
-
-// publish does what follows a committed change: the table, the story, the
-// other players' hands, and the ping for whoever must act next.
-func (b *Bot) publish(rec *store.Game, g games.Game, events []games.Event, ping []int, actor int, tableDone bool) {
-	if !tableDone {
-		b.editTable(rec, g)
-	}
-	for _, e := range events {
-		if e.Story {
-			if _, err := b.s.ChannelMessageSendComplex(rec.Channel, textMsg("%s", e.Text).send()); err != nil {
-				b.log.Warn("post narration", "game", rec.ID, "err", err)
-			}
-		}
-	}
-	b.refreshHands(rec, g, actor)
-	b.ping(rec, ping)
-}
-
-// editTable shows the game's current state in the table message, posting a
-// new one if someone deleted it.
-func (b *Bot) editTable(rec *store.Game, g games.Game) {
-	m, err := tableMsg(rec, g)
-	if err != nil {
-		b.log.Error("render table", "err", err)
-		return
-	}
-	_, err = b.s.ChannelMessageEditComplex(m.edit(rec.Channel, rec.TableMsg))
-	if err == nil || !isUnknownMessage(err) {
-		if err != nil {
-			b.log.Warn("edit table", "game", rec.ID, "err", err)
-		}
-		return
-	}
-	posted, err := b.s.ChannelMessageSendComplex(rec.Channel, m.send())
-	if err != nil {
-		b.log.Warn("repost table", "game", rec.ID, "err", err)
-		return
-	}
-	rec.TableMsg = posted.ID
-	if !g.Over() {
-		b.saveQuietly(rec)
-	}
-}
-
-func isUnknownMessage(err error) bool {
-	var rest *discordgo.RESTError
-	return errors.As(err, &rest) && rest.Response != nil && rest.Response.StatusCode == http.StatusNotFound
-}
-
-// saveQuietly stores bookkeeping (message ids) that is not part of a move.
-func (b *Bot) saveQuietly(rec *store.Game) {
-	if err := b.db.Save(rec); err != nil {
-		b.log.Warn("save game", "game", rec.ID, "err", err)
-	}
-}
-
-// ping mentions the players who must act now, once per turn, replacing the
-// previous ping so the channel doesn't fill with them.
-func (b *Bot) ping(rec *store.Game, seats []int) {
-	if len(seats) == 0 {
-		return
-	}
-	if rec.PingMsg != "" {
-		b.s.ChannelMessageDelete(rec.Channel, rec.PingMsg)
-	}
-	var mentions, ids []string
-	for _, s := range seats {
-		ids = append(ids, rec.Seats[s].User)
-		mentions = append(mentions, "<@"+rec.Seats[s].User+">")
-	}
-	rules, _ := b.rules(rec.Kind)
-	send := &discordgo.MessageSend{
-		Content:         fmt.Sprintf("%s — your move in %s. Press **My hand** on the table.", strings.Join(mentions, " "), rules.Name),
-		AllowedMentions: &discordgo.MessageAllowedMentions{Users: ids},
-	}
-	m, err := b.s.ChannelMessageSendComplex(rec.Channel, send)
-	if err != nil {
-		b.log.Warn("ping", "game", rec.ID, "err", err)
-		return
-	}
-	rec.PingMsg = m.ID
-	b.saveQuietly(rec)
-}
-
-// rememberHand keeps the token of the interaction that showed a player their
-// hand, so later changes can refresh that message in place.
-func rememberHand(rec *store.Game, seat int, i *discordgo.Interaction) {
-	rec.Seats[seat].HandToken = i.Token
-	rec.Seats[seat].HandAt = time.Now().UTC()
-}
-
-// refreshHands edits the open hands of everyone but the actor, while their
-// interaction tokens are still good, so no one holds stale buttons.
-func (b *Bot) refreshHands(rec *store.Game, g games.Game, actor int) {
-	app := b.applicationID()
-	forgot := false
-	for seat, s := range rec.Seats {
-		if seat == actor || s.HandToken == "" {
-			continue
-		}
-		if time.Since(s.HandAt) > handTokenLife {
-			rec.Seats[seat].HandToken, forgot = "", true
-			continue
-		}
-		m, err := handMsg(rec, g, seat, "")
-		if err != nil {
-			b.log.Error("render hand", "err", err)
-			continue
-		}
-		if _, err := b.s.InteractionResponseEdit(&discordgo.Interaction{AppID: app, Token: s.HandToken}, m.webhookEdit()); err != nil {
-			rec.Seats[seat].HandToken, forgot = "", true
-		}
-	}
-	if forgot && !g.Over() {
-		b.saveQuietly(rec)
 	}
 }

@@ -70,8 +70,7 @@ func (b *Bot) react(rec *store.Game, message, user string, add bool) error {
 	if err := b.db.Save(rec); err != nil {
 		return err
 	}
-	b.editTable(rec, g)
-	b.refreshHands(rec, g, -1)
+	b.lanes.push(outLane(rec.Channel), func() { b.guard("publish", func() { b.publish(rec, g, events, nil, -1, false) }) })
 	return nil
 }
 

@@ -82,6 +82,36 @@ func (s *Store) Save(g *Game) error {
 	return nil
 }
 
+// Patch changes a game's bookkeeping (message ids, hand tokens) in one
+// transaction on the record as it is now, so it never undoes a move saved
+// meanwhile. It does nothing if the channel holds another game or none.
+func (s *Store) Patch(channel, id string, f func(*Game)) error {
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketGames)
+		v := b.Get([]byte(channel))
+		if v == nil {
+			return nil
+		}
+		var g Game
+		if err := json.Unmarshal(v, &g); err != nil {
+			return err
+		}
+		if g.ID != id {
+			return nil
+		}
+		f(&g)
+		out, err := json.Marshal(&g)
+		if err != nil {
+			return err
+		}
+		return b.Put([]byte(channel), out)
+	})
+	if err != nil {
+		return fmt.Errorf("update game %s: %w", id, err)
+	}
+	return nil
+}
+
 // Running lists every game that is open (lobby or in play).
 func (s *Store) Running() ([]*Game, error) {
 	var out []*Game

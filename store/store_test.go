@@ -74,6 +74,33 @@ func TestEndFreesChannelAndCountsResults(t *testing.T) {
 	}
 }
 
+func TestPatchKeepsMovesSavedMeanwhile(t *testing.T) {
+	s, _ := openTemp(t)
+	defer s.Close()
+	g := &Game{ID: "abc", Channel: "c1", Version: 1}
+	if err := s.Save(g); err != nil {
+		t.Fatal(err)
+	}
+	stale := *g
+	g.Version = 2
+	if err := s.Save(g); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Patch("c1", stale.ID, func(g *Game) { g.PingMsg = "m1" }); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := s.Game("c1")
+	if got.Version != 2 || got.PingMsg != "m1" {
+		t.Fatalf("after patch: version %d ping %q", got.Version, got.PingMsg)
+	}
+	if err := s.Patch("c1", "other", func(g *Game) { g.PingMsg = "m2" }); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Game("c1"); got.PingMsg != "m1" {
+		t.Fatal("a patch for another game changed this one")
+	}
+}
+
 func TestSecondOpenIsRefusedClearly(t *testing.T) {
 	s, path := openTemp(t)
 	defer s.Close()

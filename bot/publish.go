@@ -1,0 +1,177 @@
+package bot
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/cardtable/cardbot/games"
+	"github.com/cardtable/cardbot/store"
+)
+
+// What follows a committed change — the table, the story, other players'
+// hands, the ping — runs in the channel's own output lane, after the answer.
+// Discord rate-limits a channel's messages, so this may wait; the next
+// click in the channel must not wait behind it, or it would miss Discord's
+// three seconds. Output jobs therefore read message ids from the store as
+// they are now and write them back with Patch, never with a whole record.
+func outLane(channel string) string { return "out:" + channel }
+
+// latest returns the stored record of rec's game, or nil once it has ended.
+func (b *Bot) latest(rec *store.Game) *store.Game {
+	cur, err := b.db.Game(rec.Channel)
+	if err != nil || cur == nil || cur.ID != rec.ID {
+		return nil
+	}
+	return cur
+}
+
+func (b *Bot) patch(rec *store.Game, f func(*store.Game)) {
+	if err := b.db.Patch(rec.Channel, rec.ID, f); err != nil {
+		b.log.Warn("save game bookkeeping", "game", rec.ID, "err", err)
+	}
+}
+
+// publish does what follows a committed change. rec and g are the game as
+// that change left it; when a later change is already saved, the table and
+// hands are left to that change's own publish.
+func (b *Bot) publish(rec *store.Game, g games.Game, events []games.Event, ping []int, actor int, tableDone bool) {
+	cur := b.latest(rec)
+	current := cur == nil || cur.Version == rec.Version
+	if cur != nil {
+		rec.TableMsg = cur.TableMsg
+	}
+	if !tableDone && current {
+		if m, err := tableMsg(rec, g); err != nil {
+			b.log.Error("render table", "err", err)
+		} else {
+			b.editTable(rec, m)
+		}
+	}
+	for _, e := range events {
+		if e.Story {
+			if _, err := b.s.ChannelMessageSendComplex(rec.Channel, textMsg("%s", e.Text).send()); err != nil {
+				b.log.Warn("post narration", "game", rec.ID, "err", err)
+			}
+		}
+	}
+	if current && cur != nil {
+		b.refreshHands(cur, g, actor)
+	}
+	if cur != nil {
+		b.ping(cur, ping)
+	}
+}
+
+// editTable puts m in the game's table message, posting a new one if
+// someone deleted it.
+func (b *Bot) editTable(rec *store.Game, m msg) {
+	_, err := b.s.ChannelMessageEditComplex(m.edit(rec.Channel, rec.TableMsg))
+	if err == nil || !isUnknownMessage(err) {
+		if err != nil {
+			b.log.Warn("edit table", "game", rec.ID, "err", err)
+		}
+		return
+	}
+	posted, err := b.s.ChannelMessageSendComplex(rec.Channel, m.send())
+	if err != nil {
+		b.log.Warn("repost table", "game", rec.ID, "err", err)
+		return
+	}
+	b.patch(rec, func(g *store.Game) { g.TableMsg = posted.ID })
+}
+
+func isUnknownMessage(err error) bool {
+	var rest *discordgo.RESTError
+	return errors.As(err, &rest) && rest.Response != nil && rest.Response.StatusCode == http.StatusNotFound
+}
+
+// ping mentions the players who must act now, once per turn, replacing the
+// previous ping so the channel doesn't fill with them.
+func (b *Bot) ping(rec *store.Game, seats []int) {
+	if len(seats) == 0 {
+		return
+	}
+	if rec.PingMsg != "" {
+		b.s.ChannelMessageDelete(rec.Channel, rec.PingMsg)
+	}
+	var mentions, ids []string
+	for _, s := range seats {
+		ids = append(ids, rec.Seats[s].User)
+		mentions = append(mentions, "<@"+rec.Seats[s].User+">")
+	}
+	rules, _ := b.rules(rec.Kind)
+	send := &discordgo.MessageSend{
+		Content:         fmt.Sprintf("%s — your move in %s. Press **My hand** on the table.", strings.Join(mentions, " "), rules.Name),
+		AllowedMentions: &discordgo.MessageAllowedMentions{Users: ids},
+	}
+	m, err := b.s.ChannelMessageSendComplex(rec.Channel, send)
+	if err != nil {
+		b.log.Warn("ping", "game", rec.ID, "err", err)
+		return
+	}
+	b.patch(rec, func(g *store.Game) { g.PingMsg = m.ID })
+}
+
+// rememberHand keeps the token of the interaction that showed a player their
+// hand, so later changes can refresh that message in place.
+func rememberHand(rec *store.Game, seat int, i *discordgo.Interaction) {
+	rec.Seats[seat].HandToken = i.Token
+	rec.Seats[seat].HandAt = time.Now().UTC()
+}
+
+// keepHand saves the hand token outside a move.
+func (b *Bot) keepHand(rec *store.Game, seat int, i *discordgo.Interaction) {
+	rememberHand(rec, seat, i)
+	b.patch(rec, func(g *store.Game) { rememberHand(g, seat, i) })
+}
+
+// refreshHands edits the open hands of everyone but the actor, while their
+// interaction tokens are still good, so no one holds stale buttons.
+func (b *Bot) refreshHands(rec *store.Game, g games.Game, actor int) {
+	app := b.applicationID()
+	for seat, s := range rec.Seats {
+		if seat == actor || s.HandToken == "" || time.Since(s.HandAt) > handTokenLife {
+			continue
+		}
+		m, err := handMsg(rec, g, seat, "")
+		if err != nil {
+			b.log.Error("render hand", "err", err)
+			continue
+		}
+		if _, err := b.s.InteractionResponseEdit(&discordgo.Interaction{AppID: app, Token: s.HandToken}, m.webhookEdit()); err != nil {
+			b.log.Debug("refresh hand", "game", rec.ID, "seat", seat, "err", err)
+			token := s.HandToken
+			b.patch(rec, func(g *store.Game) {
+				if g.Seats[seat].HandToken == token {
+					g.Seats[seat].HandToken = ""
+				}
+			})
+		}
+	}
+}
+
+// refreshTables shows every open game's current state at start-up, in case
+// the bot stopped between committing a move and showing it.
+func (b *Bot) refreshTables() error {
+	recs, err := b.db.Running()
+	if err != nil {
+		return err
+	}
+	for _, rec := range recs {
+		b.lanes.push(outLane(rec.Channel), func() {
+			b.guard("refresh table", func() {
+				if m, _, err := b.currentTable(rec); err != nil {
+					b.log.Error("render table", "game", rec.ID, "err", err)
+				} else {
+					b.editTable(rec, m)
+				}
+			})
+		})
+	}
+	return nil
+}
