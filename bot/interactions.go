@@ -13,13 +13,25 @@ import (
 // onInteraction answers one interaction, then does the follow-up work (the
 // table, narration, pings, other players' hands) that may take longer.
 func (b *Bot) onInteraction(i *discordgo.Interaction) {
-	r, after := b.route(i)
+	r, after := b.safeRoute(i)
 	if err := b.s.InteractionRespond(i, r.response()); err != nil {
 		b.log.Warn("answer interaction", "type", i.Type.String(), "err", err)
 	}
 	if after != nil {
 		b.lanes.push(outLane(i.ChannelID), func() { b.guard("publish", after) })
 	}
+}
+
+// safeRoute turns a panic while handling into an answer, so the user never
+// sees "This interaction failed".
+func (b *Bot) safeRoute(i *discordgo.Interaction) (r reply, after func()) {
+	defer func() {
+		if p := recover(); p != nil {
+			b.log.Error("handler panicked", "type", i.Type.String(), "panic", p)
+			r, after = tell("Something went wrong on my side. Use /game hand to see where the game stands."), nil
+		}
+	}()
+	return b.route(i)
 }
 
 func (b *Bot) route(i *discordgo.Interaction) (reply, func()) {

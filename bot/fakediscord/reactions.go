@@ -59,11 +59,7 @@ func (c *call) reactionEmoji() (string, bool) {
 }
 
 func (s *Server) addReaction(c *call) {
-	m := c.channelMessage()
-	if m == nil {
-		return
-	}
-	emoji, ok := c.reactionEmoji()
+	m, emoji, ok := c.reactionTarget()
 	if !ok {
 		return
 	}
@@ -77,11 +73,7 @@ func (s *Server) addReaction(c *call) {
 
 // removeReaction serves both "own reaction" (@me) and "user reaction".
 func (s *Server) removeReaction(c *call) {
-	m := c.channelMessage()
-	if m == nil {
-		return
-	}
-	emoji, ok := c.reactionEmoji()
+	m, emoji, ok := c.reactionTarget()
 	if !ok {
 		return
 	}
@@ -97,25 +89,14 @@ func (s *Server) removeReaction(c *call) {
 }
 
 func (s *Server) listReactions(c *call) {
-	m := c.channelMessage()
-	if m == nil {
-		return
-	}
-	emoji, ok := c.reactionEmoji()
+	m, emoji, ok := c.reactionTarget()
 	if !ok {
 		return
 	}
 	q := c.r.URL.Query()
-	limit := 25
-	if v := q.Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 100 {
-			var errs formErrors
-			errs.add("limit", "NUMBER_TYPE_MAX", "Must be between 1 and 100.")
-			c.invalid(errs)
-			return
-		}
-		limit = n
+	limit, ok := c.limit(25)
+	if !ok {
+		return
 	}
 	out := []wireUser{}
 	if r := m.reaction(emoji); r != nil && q.Get("type") != "1" { // no burst reactions
@@ -157,4 +138,14 @@ func (s *Server) clearReactions(c *call) {
 	base["emoji"] = wireEmoji{Name: emoji}
 	c.emit(s.eventLocked("MESSAGE_REACTION_REMOVE_EMOJI", base))
 	c.noContent()
+}
+
+// reactionTarget is the message and emoji a reaction route names.
+func (c *call) reactionTarget() (*message, string, bool) {
+	m := c.channelMessage()
+	if m == nil {
+		return nil, "", false
+	}
+	emoji, ok := c.reactionEmoji()
+	return m, emoji, ok
 }

@@ -310,16 +310,9 @@ func (s *Server) listMessages(c *call) {
 		return
 	}
 	q := c.r.URL.Query()
-	limit := 50
-	if v := q.Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > 100 {
-			var errs formErrors
-			errs.add("limit", "NUMBER_TYPE_MAX", "Must be between 1 and 100.")
-			c.invalid(errs)
-			return
-		}
-		limit = n
+	limit, ok := c.limit(50)
+	if !ok {
+		return
 	}
 	var public []*message
 	for _, m := range s.history[ch.id] {
@@ -526,4 +519,20 @@ func (s *Server) deleteAndAnnounceLocked(c *call, m *message) {
 	if !m.ephemeral {
 		c.emit(s.eventLocked("MESSAGE_DELETE", map[string]string{"id": m.id, "channel_id": m.channelID, "guild_id": s.guildID}))
 	}
+}
+
+// limit reads a list route's ?limit= (1–100), answering 400 when it is bad.
+func (c *call) limit(def int) (int, bool) {
+	v := c.r.URL.Query().Get("limit")
+	if v == "" {
+		return def, true
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > 100 {
+		var errs formErrors
+		errs.add("limit", "NUMBER_TYPE_MAX", "Must be between 1 and 100.")
+		c.invalid(errs)
+		return 0, false
+	}
+	return n, true
 }
