@@ -26,6 +26,7 @@ type Bot struct {
 	s       *discordgo.Session
 	catalog []games.Rules
 	lanes   *lanes
+	seeds   func() uint64
 
 	mu    sync.Mutex
 	appID string
@@ -52,7 +53,10 @@ func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (
 	s.SyncEvents = true
 	s.Identify.Intents = discordgo.IntentsGuilds | discordgo.IntentsGuildMessageReactions
 	s.LogLevel = discordgo.LogError
-	b := &Bot{cfg: cfg, log: log, db: db, s: s, catalog: catalog, lanes: newLanes()}
+	b := &Bot{cfg: cfg, log: log, db: db, s: s, catalog: catalog, lanes: newLanes(), seeds: cfg.Seeds}
+	if b.seeds == nil {
+		b.seeds = newSeed
+	}
 	s.AddHandler(b.onReady)
 	s.AddHandler(func(_ *discordgo.Session, i *discordgo.InteractionCreate) {
 		b.lanes.push(i.ChannelID, func() { b.guard("interaction", func() { b.onInteraction(i.Interaction) }) })

@@ -52,14 +52,11 @@ func TestUnknownButtonIsRefused(t *testing.T) {
 	openDuel(t, h, ann, bea)
 	before := snapshotLobby(t, h)
 	for _, bogus := range []string{"hand:zz", "lobby:abcdefgh:0:dance", "move:abcdefgh:x:play", "totally-unknown"} {
-		forged := h.table()
-		forged.Components[0].Buttons[0].CustomID = bogus // as if from an older version of the bot
-		mustRefuse(t, bea.Click(forged, bogus), "I don't recognise that button")
+		// as if from an older version of the bot
+		mustRefuse(t, forge(bea, h.table(), bogus), "I don't recognise that button")
 	}
 	// A well-formed button of a game that never existed here.
-	forged := h.table()
-	forged.Components[0].Buttons[0].CustomID = "lobby:abcdefgh:0:join"
-	mustRefuse(t, bea.Click(forged, "lobby:abcdefgh:0:join"), "no longer exists")
+	mustRefuse(t, forge(bea, h.table(), "lobby:abcdefgh:0:join"), "no longer exists")
 	if after := snapshotLobby(t, h); after != before {
 		t.Fatal("a refused click changed the lobby")
 	}

@@ -16,6 +16,9 @@ type Config struct {
 	APIURL   string // DISCORD_API_URL: a Discord-compatible API base instead of Discord's
 	DBPath   string // DATABASE_PATH
 	LogLevel slog.Level
+	// Seeds gives each new game its seed. Nil means the operating system's
+	// random source; tests pass a fixed sequence so every run plays the same.
+	Seeds func() uint64
 }
 
 // DefaultDBPath is where the database lives when DATABASE_PATH is unset.

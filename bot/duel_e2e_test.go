@@ -66,17 +66,21 @@ func buildCheapHand(t *testing.T, h *harness, u *fakediscord.User, limit int) *f
 	return view
 }
 
-// mover returns the player whose open hand offers an enabled move.
+// mover returns the player whose open hand offers an enabled move: the
+// newest of their ephemeral messages with controls (refusals have none).
 func mover(h *harness, users ...*fakediscord.User) (*fakediscord.User, *fakediscord.Message, string) {
 	for _, u := range users {
-		m := u.LastEphemeral(h.ch)
-		if m == nil {
-			continue
-		}
-		for _, b := range m.Buttons() {
-			if !b.Disabled {
-				return u, m, b.CustomID
+		eph := u.Ephemerals(h.ch)
+		for i := len(eph) - 1; i >= 0; i-- {
+			if len(eph[i].Buttons()) == 0 {
+				continue
 			}
+			for _, b := range eph[i].Buttons() {
+				if !b.Disabled {
+					return u, eph[i], b.CustomID
+				}
+			}
+			break
 		}
 	}
 	return nil, nil, ""
@@ -183,6 +187,10 @@ func TestRefusalsChangeNothing(t *testing.T) {
 	if r == nil || r.Type != 7 || !strings.Contains(r.Content, "earlier moment") {
 		t.Fatalf("stale click answered %+v", r)
 	}
+	// Moves the bot never offered them: Bea out of turn, Cy not playing.
+	id0, v := h.gameRef()
+	mustRefuse(t, forge(bea, h.table(), fmt.Sprintf("move:%s:%d:deck", id0, v)), "It's Ann's turn")
+	mustRefuse(t, forge(cy, h.table(), fmt.Sprintf("move:%s:%d:deck", id0, v)), "not playing")
 	if after := snapshot(t, h); after != before {
 		t.Fatalf("a refused click changed the game")
 	}

@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/cardtable/cardbot/bot"
@@ -22,7 +23,10 @@ type harness struct {
 	bot    *bot.Bot
 	ch     string
 	games  []games.Rules
+	seed   atomic.Uint64 // games opened get seeds 1, 2, 3…: every run plays the same games
 }
+
+func (h *harness) nextSeed() uint64 { return h.seed.Add(1) }
 
 // Each test has its own fake Discord and database, so they run in parallel.
 func newHarness(t *testing.T, opts ...func(*harness)) *harness {
@@ -54,7 +58,7 @@ func (h *harness) start() {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	cfg := bot.Config{Token: fakediscord.BotToken, APIURL: h.fake.APIURL(), DBPath: h.dbPath, GuildID: h.fake.GuildID()}
+	cfg := bot.Config{Token: fakediscord.BotToken, APIURL: h.fake.APIURL(), DBPath: h.dbPath, GuildID: h.fake.GuildID(), Seeds: h.nextSeed}
 	b, err := bot.New(cfg, db, slog.New(slog.NewTextHandler(testWriter{h.t}, nil)), h.games)
 	if err != nil {
 		h.t.Fatal(err)
@@ -123,4 +127,27 @@ func mustRefuse(t *testing.T, r *fakediscord.Reply, want string) {
 	if !r.Ephemeral || !strings.Contains(r.Content, want) {
 		t.Fatalf("reply (ephemeral=%v) %q; want ephemeral refusal containing %q", r.Ephemeral, r.Content, want)
 	}
+}
+
+// forge clicks a button with a custom_id the bot never offered to this
+// user, as a modified client could: the bot must judge it on its own.
+func forge(u *fakediscord.User, m *fakediscord.Message, customID string) *fakediscord.Reply {
+	for r := range m.Components {
+		if len(m.Components[r].Buttons) > 0 {
+			m.Components[r].Buttons[0].CustomID = customID
+			m.Components[r].Buttons[0].Disabled = false
+			return u.Click(m, customID)
+		}
+	}
+	return nil
+}
+
+// gameRef is the running game's id and move counter, for forged custom_ids.
+func (h *harness) gameRef() (string, int) {
+	h.t.Helper()
+	g, err := h.db.Game(h.ch)
+	if err != nil || g == nil {
+		h.t.Fatalf("no game: %v", err)
+	}
+	return g.ID, g.Version
 }

@@ -154,7 +154,7 @@ func TestLifeWithRolePlayMarkersAndARestart(t *testing.T) {
 
 	rec, _ := h.db.Game(h.ch)
 	gameID := rec.ID
-	restarted := false
+	restarted, triedForged := false, false
 	for moves := 0; ; moves++ {
 		if moves > 200 {
 			t.Fatal("the game did not end")
@@ -171,13 +171,16 @@ func TestLifeWithRolePlayMarkersAndARestart(t *testing.T) {
 		if u == nil {
 			t.Fatalf("nobody can move; table:\n%s", h.table().Text())
 		}
+		if !triedForged && strings.Contains(id, ":use=") {
+			triedForged = tryForbiddenMoves(t, h, users, u)
+		}
 		r := u.Click(m, id)
 		if r == nil || r.Type != 7 {
 			t.Fatalf("%s's move answered %+v", u.Name, r)
 		}
 	}
-	if !restarted {
-		t.Fatal("the game ended before the restart")
+	if !restarted || !triedForged {
+		t.Fatalf("the game ended before the restart (%v) or a face-down advantage turned up (%v)", restarted, triedForged)
 	}
 
 	// The end: a life summary per character, then the scores, counted with
@@ -228,4 +231,38 @@ func endedLife(t *testing.T, h *harness, id string) *life.State {
 		t.Fatal(err)
 	}
 	return g.(*life.State)
+}
+
+// tryForbiddenMoves, on the turn of a player with a face-down advantage,
+// sends moves the hand never offers: that advantage, and another player
+// acting out of turn. Both are refused and change nothing. It reports
+// whether the situation arose.
+func tryForbiddenMoves(t *testing.T, h *harness, users []*fakediscord.User, turn *fakediscord.User) bool {
+	t.Helper()
+	st := lifeState(t, h)
+	seat := -1
+	for i, u := range users {
+		if u == turn {
+			seat = i
+		}
+	}
+	down := -1
+	for i, slot := range st.Boards[seat] {
+		if !slot.Up {
+			down = i
+		}
+	}
+	if down < 0 {
+		return false
+	}
+	id, v := h.gameRef()
+	tokens := []string{"family", "money", "friends", "mind", "body", "heart"}
+	before := fmt.Sprint(lifeState(t, h))
+	mustRefuse(t, forge(turn, h.table(), fmt.Sprintf("move:%s:%d:use=%s", id, v, tokens[down])), "face down")
+	other := users[(seat+1)%len(users)]
+	mustRefuse(t, forge(other, h.table(), fmt.Sprintf("move:%s:%d:use=%s", id, v, tokens[0])), turn.Name)
+	if after := fmt.Sprint(lifeState(t, h)); after != before {
+		t.Fatal("a refused move changed the game")
+	}
+	return true
 }

@@ -47,7 +47,7 @@ func (b *Bot) cmdNew(i *discordgo.Interaction, opts []*discordgo.ApplicationComm
 	rec := &store.Game{
 		ID: newGameID(), Kind: rules.ID, Guild: i.GuildID, Channel: i.ChannelID, Host: user,
 		Status: store.Lobby, Seats: []store.Seat{{User: user, Name: name}}, Options: options,
-		Seed: newSeed(), Created: time.Now().UTC(),
+		Seed: b.seeds(), Created: time.Now().UTC(),
 	}
 	posted, err := b.s.ChannelMessageSendComplex(i.ChannelID, lobbyMsg(rec, rules).send())
 	if err != nil {
