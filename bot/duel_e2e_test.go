@@ -153,8 +153,14 @@ func TestCardDuelPlayedToTheEndAcrossARestart(t *testing.T) {
 		t.Fatalf("stats after one duel: %+v %+v", st[ann.ID].Games["duel"], st[bea.ID].Games["duel"])
 	}
 	// The finished game's buttons answer precisely and change nothing.
-	if last := ann.LastEphemeral(h.ch); last != nil && len(last.Buttons()) > 0 {
-		t.Fatalf("the final hand still offers moves")
+	// Both open hands now show the result, with no moves left.
+	for _, u := range []*fakediscord.User{ann, bea} {
+		if _, _, id := mover(h, u); id != "" {
+			t.Fatalf("%s's hand still offers a move after the end: %s", u.Name, id)
+		}
+		if text := u.LastEphemeral(h.ch).Text(); !strings.Contains(text, "The duel is over") {
+			t.Fatalf("%s's hand after the end:\n%s", u.Name, text)
+		}
 	}
 	r = ann.Command(h.ch, "game", fakediscord.Sub("hand"))
 	mustRefuse(t, r, "no game in this channel")

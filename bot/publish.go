@@ -59,8 +59,12 @@ func (b *Bot) publish(rec *store.Game, g games.Game, events []games.Event, ping 
 			}
 		}
 	}
-	if current && cur != nil {
-		b.refreshHands(cur, g, actor)
+	if current {
+		hands := cur
+		if hands == nil {
+			hands = rec // the game has just ended: show everyone the final view
+		}
+		b.refreshHands(hands, g, actor)
 	}
 	if cur != nil {
 		b.ping(cur, ping)
