@@ -48,7 +48,7 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	if c.APIURL != "" {
 		u, err := url.Parse(c.APIURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return c, fmt.Errorf("DISCORD_API_URL must be an http(s) URL such as http://127.0.0.1:8080/api/v10, not %q", c.APIURL)
+			return c, fmt.Errorf("DISCORD_API_URL must be an http(s) URL such as http://127.0.0.1:8080/api/v9, not %q", c.APIURL)
 		}
 	}
 	switch lvl := strings.ToLower(strings.TrimSpace(getenv("LOG_LEVEL"))); lvl {

@@ -164,6 +164,10 @@ func TestCardDuelPlayedToTheEndAcrossARestart(t *testing.T) {
 	}
 	r = ann.Command(h.ch, "game", fakediscord.Sub("hand"))
 	mustRefuse(t, r, "no game in this channel")
+	r = bea.Command(h.ch, "game", fakediscord.Sub("stats"))
+	if r == nil || !r.Ephemeral || !strings.Contains(r.Content, "won of 1 (Card Duel") {
+		t.Fatalf("/game stats answered %+v", r)
+	}
 }
 
 func TestRefusalsChangeNothing(t *testing.T) {
