@@ -186,7 +186,7 @@ func TestRefusalsChangeNothing(t *testing.T) {
 	buildCheapHand(t, h, ann, 30)
 	stale := buildCheapHand(t, h, bea, 30) // out of date once she has locked in
 
-	before := snapshot(t, h)
+	before := h.snapshot()
 	// Bea's hand shows no moves while Ann attacks; the stale lock button
 	// from her build view is refused with her current hand.
 	_, hand, id := mover(h, ann, bea)
@@ -201,7 +201,7 @@ func TestRefusalsChangeNothing(t *testing.T) {
 	id0, v := h.gameRef()
 	mustRefuse(t, forge(bea, h.table(), fmt.Sprintf("move:%s:%d:deck", id0, v)), "It's Ann's turn")
 	mustRefuse(t, forge(cy, h.table(), fmt.Sprintf("move:%s:%d:deck", id0, v)), "not playing")
-	if after := snapshot(t, h); after != before {
+	if after := h.snapshot(); after != before {
 		t.Fatalf("a refused click changed the game")
 	}
 	// A double click: the first counts, the second is out of date.
@@ -236,16 +236,6 @@ func TestManageChannelMayEndAnyGame(t *testing.T) {
 	if g, _ := h.db.Game(h.ch); g != nil {
 		t.Fatal("the channel still has a game")
 	}
-}
-
-// snapshot is the game's committed record, for "nothing changed" checks.
-func snapshot(t *testing.T, h *harness) string {
-	t.Helper()
-	g, err := h.db.Game(h.ch)
-	if err != nil || g == nil {
-		t.Fatalf("no game: %v", err)
-	}
-	return fmt.Sprintf("%s|%s|%d", g.State, strings.Join(g.Log, "|"), g.Version)
 }
 
 // A move committed just before the bot died, before the table showed it,

@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"fmt"
 	"log/slog"
 	"path/filepath"
 	"strings"
@@ -88,18 +89,40 @@ func (h *harness) restart() {
 	h.start()
 }
 
-// table is the channel's current table message.
-func (h *harness) table() *fakediscord.Message {
+// record is the channel's game as the store holds it.
+func (h *harness) record() *store.Game {
 	h.t.Helper()
 	g, err := h.db.Game(h.ch)
 	if err != nil || g == nil {
 		h.t.Fatalf("no game in channel: %v", err)
 	}
+	return g
+}
+
+// table is the channel's current table message.
+func (h *harness) table() *fakediscord.Message {
+	h.t.Helper()
+	g := h.record()
 	m := h.fake.Message(h.ch, g.TableMsg)
 	if m == nil {
 		h.t.Fatalf("table message %s not found", g.TableMsg)
 	}
 	return m
+}
+
+// snapshot is the game's committed record, for "nothing changed" checks.
+func (h *harness) snapshot() string {
+	h.t.Helper()
+	g := h.record()
+	return fmt.Sprintf("%s|%d|%s|%s", g.State, g.Version, strings.Join(g.Log, "|"), seatNames(g))
+}
+
+func seatNames(g *store.Game) string {
+	var names []string
+	for _, s := range g.Seats {
+		names = append(names, s.Name)
+	}
+	return strings.Join(names, ",")
 }
 
 // messagesSince returns the public messages posted after the first n.
@@ -145,9 +168,6 @@ func forge(u *fakediscord.User, m *fakediscord.Message, customID string) *fakedi
 // gameRef is the running game's id and move counter, for forged custom_ids.
 func (h *harness) gameRef() (string, int) {
 	h.t.Helper()
-	g, err := h.db.Game(h.ch)
-	if err != nil || g == nil {
-		h.t.Fatalf("no game: %v", err)
-	}
+	g := h.record()
 	return g.ID, g.Version
 }

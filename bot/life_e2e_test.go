@@ -24,11 +24,7 @@ func rolePlayLine(t *testing.T, h *harness, text string) *fakediscord.Message {
 // lifeState loads the running game's state as the rules see it.
 func lifeState(t *testing.T, h *harness) *life.State {
 	t.Helper()
-	rec, err := h.db.Game(h.ch)
-	if err != nil || rec == nil {
-		t.Fatalf("no game: %v", err)
-	}
-	g, err := life.Rules.Load(rec.State)
+	g, err := life.Rules.Load(h.record().State)
 	if err != nil {
 		t.Fatal(err)
 	}

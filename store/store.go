@@ -52,19 +52,25 @@ func (s *Store) Close() error { return s.db.Close() }
 
 // Game returns the game open in a channel, or nil.
 func (s *Store) Game(channel string) (*Game, error) {
-	var g *Game
-	err := s.db.View(func(tx *bolt.Tx) error {
-		v := tx.Bucket(bucketGames).Get([]byte(channel))
-		if v == nil {
-			return nil
-		}
-		g = new(Game)
-		return json.Unmarshal(v, g)
-	})
+	g, err := get[Game](s, bucketGames, channel)
 	if err != nil {
 		return nil, fmt.Errorf("load game in channel %s: %w", channel, err)
 	}
 	return g, nil
+}
+
+// get decodes one record, or returns nil if the key is absent.
+func get[T any](s *Store, bucket []byte, key string) (*T, error) {
+	var out *T
+	err := s.db.View(func(tx *bolt.Tx) error {
+		v := tx.Bucket(bucket).Get([]byte(key))
+		if v == nil {
+			return nil
+		}
+		out = new(T)
+		return json.Unmarshal(v, out)
+	})
+	return out, err
 }
 
 // Save commits a game.
@@ -158,16 +164,11 @@ func (s *Store) End(g *Game, how string, results []PlayerResult) error {
 
 // Ended looks up a finished game by id; nil if unknown.
 func (s *Store) Ended(id string) (*Ended, error) {
-	var e *Ended
-	err := s.db.View(func(tx *bolt.Tx) error {
-		v := tx.Bucket(bucketEnded).Get([]byte(id))
-		if v == nil {
-			return nil
-		}
-		e = new(Ended)
-		return json.Unmarshal(v, e)
-	})
-	return e, err
+	e, err := get[Ended](s, bucketEnded, id)
+	if err != nil {
+		return nil, fmt.Errorf("load ended game %s: %w", id, err)
+	}
+	return e, nil
 }
 
 // Stats returns a server's results, keyed by user id.
