@@ -278,3 +278,40 @@ func TestCommittedMoveIsShownAfterACrash(t *testing.T) {
 		t.Fatalf("after the restart the table shows:\n%s", text)
 	}
 }
+
+// Both players build their hands at once: one player's private picks do not
+// make the other's open view out of date.
+func TestSimultaneousHandBuilding(t *testing.T) {
+	h := newHarness(t)
+	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
+	openDuel(t, h, ann, bea)
+	ann.Click(h.table(), h.table().ButtonID("Start"))
+	annView := ann.Click(h.table(), h.table().ButtonID("My hand")).Message
+	beaView := bea.Click(h.table(), h.table().ButtonID("My hand")).Message
+
+	first := func(m *fakediscord.Message) (string, string) {
+		s := m.Selects()[0]
+		return s.CustomID, s.Options[0].Value
+	}
+	id, card := first(annView)
+	if r := ann.Select(annView, id, card); r == nil || r.Type != 7 || strings.Contains(r.Content, "earlier moment") {
+		t.Fatalf("Ann's pick answered %+v", r)
+	}
+	id, card = first(beaView)
+	r := bea.Select(beaView, id, card)
+	if r == nil || r.Type != 7 || strings.Contains(r.Content, "earlier moment") {
+		t.Fatalf("Bea's pick, made while Ann picked, answered %+v", r)
+	}
+	g, err := duel.Rules.Load(h.record().State)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := g.(*duel.State)
+	if len(st.Players[0].Picks) != 1 || len(st.Players[1].Picks) != 1 {
+		t.Fatalf("picks saved: Ann %v, Bea %v", st.Players[0].Picks, st.Players[1].Picks)
+	}
+	// A double submission of Bea's old view is still refused.
+	if r := bea.Select(beaView, id, card); r == nil || !strings.Contains(r.Content, "earlier moment") {
+		t.Fatalf("Bea's second submission of the same view answered %+v", r)
+	}
+}

@@ -136,7 +136,7 @@ func (b *Bot) start(rec *store.Game, rules games.Rules) (reply, func()) {
 		events = append(events, o.Opening()...)
 	}
 	rec.Status = store.Playing
-	ping, err := b.commit(rec, g, events)
+	ping, changed, err := b.commit(rec, g, events, nil, -1)
 	if err != nil {
 		return b.oops(err), nil
 	}
@@ -144,5 +144,5 @@ func (b *Bot) start(rec *store.Game, rules games.Rules) (reply, func()) {
 	if err != nil {
 		return b.oops(err), nil
 	}
-	return update(m), func() { b.publish(rec, g, events, ping, -1, true) }
+	return update(m), func() { b.publish(rec, g, events, ping, changed, true) }
 }

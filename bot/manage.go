@@ -39,12 +39,10 @@ func (b *Bot) cmdTable(i *discordgo.Interaction) reply {
 	if err != nil {
 		return b.oops(fmt.Errorf("repost table: %w", err))
 	}
-	old := rec.TableMsg
-	rec.TableMsg = posted.ID
-	if err := b.db.Save(rec); err != nil {
+	if err := b.db.Patch(rec.Channel, rec.ID, func(g *store.Game) { g.TableMsg = posted.ID }); err != nil {
 		return b.oops(err)
 	}
-	b.s.ChannelMessageDelete(rec.Channel, old)
+	b.s.ChannelMessageDelete(rec.Channel, rec.TableMsg)
 	return tell("The table is at the bottom of the channel again.")
 }
 

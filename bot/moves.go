@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -41,6 +42,18 @@ func fromEphemeral(i *discordgo.Interaction) bool {
 	return i.Message != nil && i.Message.Flags&discordgo.MessageFlagsEphemeral != 0
 }
 
+// outdated tells whether a click was made on a view that has changed since.
+// A hand is judged by its own last change, the table by any move.
+func outdated(i *discordgo.Interaction, rec *store.Game, seat, version int) bool {
+	if version > rec.Version {
+		return true
+	}
+	if fromEphemeral(i) {
+		return version < rec.Seats[seat].ViewVersion
+	}
+	return version != rec.Version
+}
+
 // stale answers a click made on an out-of-date view with the current one.
 func (b *Bot) stale(i *discordgo.Interaction, rec *store.Game, g games.Game, seat int) reply {
 	if !fromEphemeral(i) {
@@ -64,11 +77,12 @@ func (b *Bot) onMove(i *discordgo.Interaction, id customID, text string) (reply,
 	if err != nil {
 		return b.oops(err), nil
 	}
-	if id.version != rec.Version {
+	if outdated(i, rec, seat, id.version) {
 		return b.stale(i, rec, g, seat), nil
 	}
 	a := id.action
 	a.Text = text
+	before := handViews(len(rec.Seats), g)
 	events, err := g.Apply(seat, a)
 	if err != nil {
 		return b.refusalOr(err), nil
@@ -76,7 +90,7 @@ func (b *Bot) onMove(i *discordgo.Interaction, id customID, text string) (reply,
 	if fromEphemeral(i) {
 		rememberHand(rec, seat, i)
 	}
-	ping, err := b.commit(rec, g, events)
+	ping, changed, err := b.commit(rec, g, events, before, seat)
 	if err != nil {
 		return b.oops(err), nil
 	}
@@ -90,7 +104,10 @@ func (b *Bot) onMove(i *discordgo.Interaction, id customID, text string) (reply,
 		return b.oops(err), nil
 	}
 	tableDone := !fromEphemeral(i)
-	return update(m), func() { b.publish(rec, g, events, ping, seat, tableDone) }
+	if fromEphemeral(i) {
+		changed = slices.DeleteFunc(changed, func(s int) bool { return s == seat }) // answered in place
+	}
+	return update(m), func() { b.publish(rec, g, events, ping, changed, tableDone) }
 }
 
 // onAsk opens the text box for a move that needs typed words.
@@ -103,7 +120,7 @@ func (b *Bot) onAsk(i *discordgo.Interaction, id customID) reply {
 	if err != nil {
 		return b.oops(err)
 	}
-	if id.version != rec.Version {
+	if outdated(i, rec, seat, id.version) {
 		return b.stale(i, rec, g, seat)
 	}
 	var ask *games.Ask
@@ -134,18 +151,36 @@ func (b *Bot) onAsk(i *discordgo.Interaction, id customID) reply {
 	}}
 }
 
-// commit saves a game after an accepted move, before anyone is answered,
-// and returns the seats that now have to act and haven't been pinged yet.
-func (b *Bot) commit(rec *store.Game, g games.Game, events []games.Event) ([]int, error) {
+// handViews renders every seat's private view, so that commit can tell
+// whose view a move changed.
+func handViews(seats int, g games.Game) []games.View {
+	v := make([]games.View, seats)
+	for s := range v {
+		v[s] = g.Hand(s)
+	}
+	return v
+}
+
+// commit saves a game after an accepted move, before anyone is answered. It
+// returns the seats that now have to act and haven't been pinged yet, and
+// the seats whose private view the move changed (all of them when before is
+// nil). The actor's view always counts as changed: it has been used, so a
+// second click on it is a double click.
+func (b *Bot) commit(rec *store.Game, g games.Game, events []games.Event, before []games.View, actor int) (ping, changed []int, err error) {
 	state, err := games.Encode(g)
 	if err != nil {
-		return nil, fmt.Errorf("encode game %s: %w", rec.ID, err)
+		return nil, nil, fmt.Errorf("encode game %s: %w", rec.ID, err)
 	}
 	rec.State = state
 	rec.Version++
 	appendLog(rec, events)
+	for s := range rec.Seats {
+		if before == nil || s == actor || !reflect.DeepEqual(before[s], g.Hand(s)) {
+			rec.Seats[s].ViewVersion = rec.Version
+			changed = append(changed, s)
+		}
+	}
 	now := g.ToAct()
-	var ping []int
 	for _, s := range now {
 		if !slices.Contains(rec.Waiting, s) {
 			ping = append(ping, s)
@@ -158,9 +193,9 @@ func (b *Bot) commit(rec *store.Game, g games.Game, events []games.Event) ([]int
 			s := rec.Seats[r.Seat]
 			results = append(results, store.PlayerResult{User: s.User, Name: s.Name, Won: r.Winner})
 		}
-		return nil, b.db.End(rec, "finished", results)
+		return nil, changed, b.db.End(rec, "finished", results)
 	}
-	return ping, b.db.Save(rec)
+	return ping, changed, b.db.Save(rec)
 }
 
 func appendLog(rec *store.Game, events []games.Event) {

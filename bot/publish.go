@@ -37,19 +37,21 @@ func (b *Bot) patch(rec *store.Game, f func(*store.Game)) {
 }
 
 // publish does what follows a committed change. rec and g are the game as
-// that change left it; when a later change is already saved, the table and
-// hands are left to that change's own publish.
-func (b *Bot) publish(rec *store.Game, g games.Game, events []games.Event, ping []int, actor int, tableDone bool) {
-	cur := b.latest(rec)
-	current := cur == nil || cur.Version == rec.Version
-	if cur != nil {
-		rec.TableMsg = cur.TableMsg
-	}
-	if !tableDone && current {
-		if m, err := tableMsg(rec, g); err != nil {
-			b.log.Error("render table", "err", err)
-		} else {
-			b.editTable(rec, m)
+// that change left it; hands lists the seats whose open hand to redraw. The
+// table and hands are drawn only while no later change is saved (that
+// change's own publish draws them), and before the narration, whose posting
+// may wait on Discord's rate limit.
+func (b *Bot) publish(rec *store.Game, g games.Game, events []games.Event, ping, hands []int, tableDone bool) {
+	if cur, ok := b.still(rec); ok {
+		if !tableDone {
+			if m, err := tableMsg(cur, g); err != nil {
+				b.log.Error("render table", "err", err)
+			} else {
+				b.editTable(cur, m)
+			}
+		}
+		if cur, ok := b.still(rec); ok {
+			b.refreshHands(cur, g, hands)
 		}
 	}
 	for _, e := range events {
@@ -59,16 +61,21 @@ func (b *Bot) publish(rec *store.Game, g games.Game, events []games.Event, ping 
 			}
 		}
 	}
-	if current {
-		hands := cur
-		if hands == nil {
-			hands = rec // the game has just ended: show everyone the final view
-		}
-		b.refreshHands(hands, g, actor)
-	}
-	if cur != nil {
+	if cur := b.latest(rec); cur != nil {
 		b.ping(cur, ping)
+	} else if rec.PingMsg != "" {
+		b.s.ChannelMessageDelete(rec.Channel, rec.PingMsg) // the game is over: nobody's move
 	}
+}
+
+// still returns the record to draw rec's state with while that state is the
+// latest: the stored record, or rec itself once the game has ended.
+func (b *Bot) still(rec *store.Game) (*store.Game, bool) {
+	cur := b.latest(rec)
+	if cur == nil {
+		return rec, true
+	}
+	return cur, cur.Version == rec.Version
 }
 
 // editTable puts m in the game's table message, posting a new one if
@@ -77,6 +84,13 @@ func (b *Bot) editTable(rec *store.Game, m msg) {
 	_, err := b.s.ChannelMessageEditComplex(m.edit(rec.Channel, rec.TableMsg))
 	if err == nil || !isUnknownMessage(err) {
 		if err != nil {
+			b.log.Warn("edit table", "game", rec.ID, "err", err)
+		}
+		return
+	}
+	if cur := b.latest(rec); cur != nil && cur.TableMsg != rec.TableMsg {
+		// /game table moved it meanwhile.
+		if _, err := b.s.ChannelMessageEditComplex(m.edit(cur.Channel, cur.TableMsg)); err != nil {
 			b.log.Warn("edit table", "game", rec.ID, "err", err)
 		}
 		return
@@ -134,12 +148,14 @@ func (b *Bot) keepHand(rec *store.Game, seat int, i *discordgo.Interaction) {
 	b.patch(rec, func(g *store.Game) { rememberHand(g, seat, i) })
 }
 
-// refreshHands edits the open hands of everyone but the actor, while their
-// interaction tokens are still good, so no one holds stale buttons.
-func (b *Bot) refreshHands(rec *store.Game, g games.Game, actor int) {
+// refreshHands redraws the given seats' open hands while their interaction
+// tokens are good, so no one is left holding out-of-date buttons. A token
+// that fails is left to expire: output never rewrites what moves own.
+func (b *Bot) refreshHands(rec *store.Game, g games.Game, seats []int) {
 	app := b.applicationID()
-	for seat, s := range rec.Seats {
-		if seat == actor || s.HandToken == "" || time.Since(s.HandAt) > handTokenLife {
+	for _, seat := range seats {
+		s := rec.Seats[seat]
+		if s.HandToken == "" || time.Since(s.HandAt) > handTokenLife {
 			continue
 		}
 		m, err := handMsg(rec, g, seat, "")
@@ -149,12 +165,6 @@ func (b *Bot) refreshHands(rec *store.Game, g games.Game, actor int) {
 		}
 		if _, err := b.s.InteractionResponseEdit(&discordgo.Interaction{AppID: app, Token: s.HandToken}, m.webhookEdit()); err != nil {
 			b.log.Debug("refresh hand", "game", rec.ID, "seat", seat, "err", err)
-			token := s.HandToken
-			b.patch(rec, func(g *store.Game) {
-				if g.Seats[seat].HandToken == token {
-					g.Seats[seat].HandToken = ""
-				}
-			})
 		}
 	}
 }

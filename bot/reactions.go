@@ -70,7 +70,7 @@ func (b *Bot) react(rec *store.Game, message, user string, add bool) error {
 	if err := b.db.Save(rec); err != nil {
 		return err
 	}
-	b.lanes.push(outLane(rec.Channel), func() { b.guard("publish", func() { b.publish(rec, g, events, nil, -1, false) }) })
+	b.lanes.push(outLane(rec.Channel), func() { b.guard("publish", func() { b.publish(rec, g, events, nil, allSeats(rec), false) }) })
 	return nil
 }
 
@@ -127,4 +127,12 @@ func (b *Bot) reactors(channel, message string) ([]string, error) {
 		}
 		after = page[len(page)-1].ID
 	}
+}
+
+func allSeats(rec *store.Game) []int {
+	out := make([]int, len(rec.Seats))
+	for i := range out {
+		out[i] = i
+	}
+	return out
 }

@@ -33,6 +33,9 @@ type Game struct {
 	// reactions the game has counted on each (message id → user ids).
 	RolePlay map[string]int      `json:"role_play,omitempty"`
 	Counted  map[string][]string `json:"counted,omitempty"`
+	// Reactions the rules refused (message id → user ids), so that a restart
+	// does not count them as if given while the bot was away.
+	Refused map[string][]string `json:"refused,omitempty"`
 	Created  time.Time           `json:"created"`
 }
 
@@ -45,6 +48,10 @@ type Seat struct {
 	// lets the bot refresh that ephemeral message in place for 15 minutes.
 	HandToken string    `json:"hand_token,omitempty"`
 	HandAt    time.Time `json:"hand_at,omitempty"`
+	// The move counter at which this player's private view last changed: a
+	// click from their hand is out of date only if made on an older view,
+	// so one player's private choices never invalidate another's buttons.
+	ViewVersion int `json:"view_version,omitempty"`
 }
 
 // SeatOf returns the user's seat, or -1.

@@ -73,14 +73,26 @@ func get[T any](s *Store, bucket []byte, key string) (*T, error) {
 	return out, err
 }
 
-// Save commits a game.
+// Save commits a game. The ids of the table and ping messages are kept as
+// stored: they change only through Patch, from the bot's output lane, which
+// works beside the moves and must not be undone by them.
 func (s *Store) Save(g *Game) error {
-	b, err := json.Marshal(g)
-	if err != nil {
-		return fmt.Errorf("encode game %s: %w", g.ID, err)
-	}
-	err = s.db.Update(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketGames).Put([]byte(g.Channel), b)
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketGames)
+		if v := b.Get([]byte(g.Channel)); v != nil {
+			var cur Game
+			if err := json.Unmarshal(v, &cur); err != nil {
+				return err
+			}
+			if cur.ID == g.ID {
+				g.TableMsg, g.PingMsg = cur.TableMsg, cur.PingMsg
+			}
+		}
+		out, err := json.Marshal(g)
+		if err != nil {
+			return err
+		}
+		return b.Put([]byte(g.Channel), out)
 	})
 	if err != nil {
 		return fmt.Errorf("save game %s: %w", g.ID, err)

@@ -93,6 +93,13 @@ func TestPatchKeepsMovesSavedMeanwhile(t *testing.T) {
 	if got.Version != 2 || got.PingMsg != "m1" {
 		t.Fatalf("after patch: version %d ping %q", got.Version, got.PingMsg)
 	}
+	stale.Version = 3 // a move saved from a copy loaded before the patch
+	if err := s.Save(&stale); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.Game("c1"); got.Version != 3 || got.PingMsg != "m1" {
+		t.Fatalf("a save undid the patch: version %d ping %q", got.Version, got.PingMsg)
+	}
 	if err := s.Patch("c1", "other", func(g *Game) { g.PingMsg = "m2" }); err != nil {
 		t.Fatal(err)
 	}
