@@ -36,7 +36,7 @@ type Game struct {
 	// Reactions the rules refused (message id → user ids), so that a restart
 	// does not count them as if given while the bot was away.
 	Refused map[string][]string `json:"refused,omitempty"`
-	Created  time.Time           `json:"created"`
+	Created time.Time           `json:"created"`
 }
 
 // Seat is one player.
