@@ -59,15 +59,15 @@ func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (
 	}
 	s.AddHandler(b.onReady)
 	s.AddHandler(func(_ *discordgo.Session, i *discordgo.InteractionCreate) {
-		b.lanes.push(i.ChannelID, func() { b.guard("interaction", func() { b.onInteraction(i.Interaction) }) })
+		b.lanes.accept(i.ChannelID, func() { b.guard("interaction", func() { b.onInteraction(i.Interaction) }) })
 	})
 	s.AddHandler(func(_ *discordgo.Session, r *discordgo.MessageReactionAdd) {
-		b.lanes.push(r.ChannelID, func() {
+		b.lanes.accept(r.ChannelID, func() {
 			b.guard("reaction", func() { b.onReaction(r.ChannelID, r.MessageID, r.UserID, r.Emoji.Name, true) })
 		})
 	})
 	s.AddHandler(func(_ *discordgo.Session, r *discordgo.MessageReactionRemove) {
-		b.lanes.push(r.ChannelID, func() {
+		b.lanes.accept(r.ChannelID, func() {
 			b.guard("reaction", func() { b.onReaction(r.ChannelID, r.MessageID, r.UserID, r.Emoji.Name, false) })
 		})
 	})

@@ -19,12 +19,25 @@ func newLanes() *lanes {
 	return l
 }
 
+// accept queues a job arriving from outside (a gateway event), unless the
+// lanes are closing.
+func (l *lanes) accept(key string, job func()) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.closed {
+		l.pushLocked(key, job)
+	}
+}
+
+// push queues follow-up work of a running job. It is taken even while
+// closing: its parent is still pending, so wait has not returned.
 func (l *lanes) push(key string, job func()) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.closed {
-		return
-	}
+	l.pushLocked(key, job)
+}
+
+func (l *lanes) pushLocked(key string, job func()) {
 	l.pending++
 	if q, running := l.queues[key]; running {
 		l.queues[key] = append(q, job)
@@ -60,7 +73,7 @@ func (l *lanes) wait() {
 	}
 }
 
-// close makes push drop new jobs, for shutdown.
+// close makes accept drop new events, for shutdown.
 func (l *lanes) close() {
 	l.mu.Lock()
 	l.closed = true

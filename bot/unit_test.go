@@ -132,16 +132,25 @@ func TestLanesSerializePerKeyAndRunKeysInParallel(t *testing.T) {
 	var order []int
 	block := make(chan struct{})
 	other := make(chan struct{})
-	l.push("a", func() { <-block; order = append(order, 1) })
-	l.push("a", func() { order = append(order, 2) })
-	l.push("b", func() { close(other) }) // runs although "a" is blocked
+	l.accept("a", func() { <-block; order = append(order, 1) })
+	l.accept("a", func() { order = append(order, 2) })
+	l.accept("b", func() { close(other) }) // runs although "a" is blocked
 	<-other
 	close(block)
 	l.wait()
 	if fmt.Sprint(order) != "[1 2]" {
 		t.Fatalf("lane a ran %v", order)
 	}
-	l.close()
-	l.push("a", func() { t.Error("a job ran after close") })
+	// Closing drops new events but keeps the follow-ups of running jobs.
+	followed := false
+	l.accept("a", func() {
+		l.close()
+		l.push("out", func() { followed = true })
+	})
 	l.wait()
+	l.accept("a", func() { t.Error("an event was taken after close") })
+	l.wait()
+	if !followed {
+		t.Fatal("a running job's follow-up was dropped while closing")
+	}
 }
