@@ -83,7 +83,7 @@ func TestLobbyLeaveCancelAndPlayerCount(t *testing.T) {
 	mustRefuse(t, bea.Click(lobby, lobby.ButtonID("Join")), "already been cancelled")
 	// The channel is free again.
 	r := bea.Command(h.ch, "game", fakediscord.Sub("new", fakediscord.Str("game", "life")))
-	if r == nil || !strings.Contains(r.Content, "lobby is open") {
+	if r == nil || !strings.Contains(r.Content, "lobby is opening") {
 		t.Fatalf("new game after cancel answered %+v", r)
 	}
 }
@@ -125,7 +125,7 @@ func TestChannelsAreIndependent(t *testing.T) {
 	other := h.fake.NewChannel("duels")
 	openDuel(t, h, ann, bea)
 	r := cy.Command(other, "game", fakediscord.Sub("new", fakediscord.Str("game", "life")))
-	if r == nil || !strings.Contains(r.Content, "lobby is open") {
+	if r == nil || !strings.Contains(r.Content, "lobby is opening") {
 		t.Fatalf("a game in a second channel answered %+v", r)
 	}
 	mustRefuse(t, dee.Command(other, "game", fakediscord.Sub("end")), "Only the host, Cy")

@@ -15,7 +15,7 @@ import (
 func openDuel(t *testing.T, h *harness, ann, bea *fakediscord.User, opts ...fakediscord.Option) {
 	t.Helper()
 	r := ann.Command(h.ch, "game", fakediscord.Sub("new", append([]fakediscord.Option{fakediscord.Str("game", "duel")}, opts...)...))
-	if r == nil || !r.Ephemeral || !strings.Contains(r.Content, "lobby is open") {
+	if r == nil || !r.Ephemeral || !strings.Contains(r.Content, "lobby is opening") {
 		t.Fatalf("/game new answered %+v", r)
 	}
 	lobby := h.table()

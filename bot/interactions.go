@@ -114,7 +114,7 @@ func (b *Bot) onCommand(i *discordgo.Interaction) (reply, func()) {
 		case "hand":
 			return b.cmdHand(i), nil
 		case "table":
-			return b.cmdTable(i), nil
+			return b.cmdTable(i)
 		case "end":
 			return b.cmdEnd(i)
 		case "stats":
@@ -123,7 +123,7 @@ func (b *Bot) onCommand(i *discordgo.Interaction) (reply, func()) {
 	case "rules":
 		return b.cmdRules(i, data.Options), nil
 	case "say":
-		return b.cmdSay(i, data.Options), nil
+		return b.cmdSay(i, data.Options)
 	}
 	return tell("I don't know that command. My commands may be updating; try again in a minute."), nil
 }

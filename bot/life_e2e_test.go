@@ -50,7 +50,7 @@ func TestLifeWithRolePlayMarkersAndARestart(t *testing.T) {
 	users := []*fakediscord.User{ann, bea, cy}
 
 	r := ann.Command(h.ch, "game", fakediscord.Sub("new", fakediscord.Str("game", "life")))
-	if r == nil || !strings.Contains(r.Content, "lobby is open") {
+	if r == nil || !strings.Contains(r.Content, "lobby is opening") {
 		t.Fatalf("/game new answered %+v", r)
 	}
 	for _, u := range users[1:] {
@@ -74,7 +74,7 @@ func TestLifeWithRolePlayMarkersAndARestart(t *testing.T) {
 	chars := map[string]string{"Ann": "Ada", "Bea": "Bo", "Cy": "Cass"}
 	for _, u := range users {
 		r := u.Command(h.ch, "say", fakediscord.Str("line", lines[u.Name]), fakediscord.Str("character", chars[u.Name]))
-		if r == nil || !r.Ephemeral || !strings.Contains(r.Content, "in the channel") {
+		if r == nil || !r.Ephemeral || !strings.Contains(r.Content, "going into the channel") {
 			t.Fatalf("/say by %s answered %+v", u.Name, r)
 		}
 	}
@@ -261,4 +261,20 @@ func tryForbiddenMoves(t *testing.T, h *harness, users []*fakediscord.User, turn
 		t.Fatal("a refused move changed the game")
 	}
 	return true
+}
+
+func TestSayWithoutMarkers(t *testing.T) {
+	h := newHarness(t)
+	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
+	ann.Command(h.ch, "game", fakediscord.Sub("new", fakediscord.Str("game", "life"), fakediscord.Bool("roleplay", false)))
+	bea.Click(h.table(), h.table().ButtonID("Join"))
+	ann.Click(h.table(), h.table().ButtonID("Start"))
+	r := ann.Command(h.ch, "say", fakediscord.Str("line", "Once upon a time."))
+	if r == nil || !r.Ephemeral || strings.Contains(r.Content, "marker") {
+		t.Fatalf("/say with markers off answered %+v", r)
+	}
+	bea.React(rolePlayLine(t, h, "Once upon a time."), "🎭")
+	if n := len(lifeState(t, h).Awards); n != 0 {
+		t.Fatalf("%d awards counted with markers off", n)
+	}
 }

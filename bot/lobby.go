@@ -10,8 +10,9 @@ import (
 	"github.com/cardtable/cardbot/store"
 )
 
-// cmdNew opens a lobby: the table message is posted first so its id is
-// saved with the game before anyone is told the lobby exists.
+// cmdNew opens a lobby. The game is saved and the user answered at once;
+// the lobby message is posted by the output lane, like everything that may
+// wait on Discord's rate limits.
 func (b *Bot) cmdNew(i *discordgo.Interaction, opts []*discordgo.ApplicationCommandInteractionDataOption) (reply, func()) {
 	user, name := who(i)
 	kind := ""
@@ -49,17 +50,22 @@ func (b *Bot) cmdNew(i *discordgo.Interaction, opts []*discordgo.ApplicationComm
 		Status: store.Lobby, Seats: []store.Seat{{User: user, Name: name}}, Options: options,
 		Seed: b.seeds(), Created: time.Now().UTC(),
 	}
-	posted, err := b.s.ChannelMessageSendComplex(i.ChannelID, lobbyMsg(rec, rules).send())
-	if err != nil {
-		b.log.Warn("post lobby", "channel", i.ChannelID, "err", err)
-		return tell("I couldn't post in this channel. Please give me View Channel, Send Messages and Embed Links here."), nil
-	}
-	rec.TableMsg = posted.ID
 	if err := b.db.Save(rec); err != nil {
-		b.s.ChannelMessageDelete(i.ChannelID, posted.ID)
 		return b.oops(err), nil
 	}
-	return tell("Your %s lobby is open below. Friends join with **Join**; press **Start** when everyone is in.", rules.Name), nil
+	post := func() {
+		posted, err := b.s.ChannelMessageSendComplex(rec.Channel, lobbyMsg(rec, rules).send())
+		if err == nil {
+			b.patch(rec, func(g *store.Game) { g.TableMsg = posted.ID })
+			return
+		}
+		b.log.Warn("post lobby", "channel", rec.Channel, "err", err)
+		if err := b.db.End(rec, "been cancelled", nil); err != nil {
+			b.log.Error("cancel unposted lobby", "game", rec.ID, "err", err)
+		}
+		b.amend(i, "I couldn't post in this channel, so I closed the lobby. Please give me View Channel, Send Messages and Embed Links here.")
+	}
+	return tell("Your %s lobby is opening below. Friends join with **Join**; press **Start** when everyone is in.", rules.Name), post
 }
 
 // onLobby handles Join, Leave, Start and Cancel. These don't check the

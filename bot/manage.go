@@ -26,24 +26,31 @@ func (b *Bot) currentTable(rec *store.Game) (msg, games.Game, error) {
 }
 
 // cmdTable posts the table again at the bottom and removes the old one.
-func (b *Bot) cmdTable(i *discordgo.Interaction) reply {
+func (b *Bot) cmdTable(i *discordgo.Interaction) (reply, func()) {
 	rec, no := b.channelGame(i)
 	if no != nil {
-		return *no
+		return *no, nil
 	}
-	m, _, err := b.currentTable(rec)
-	if err != nil {
-		return b.oops(err)
+	repost := func() {
+		cur := b.latest(rec)
+		if cur == nil {
+			return // the game ended meanwhile
+		}
+		m, _, err := b.currentTable(cur)
+		if err != nil {
+			b.log.Error("render table", "game", rec.ID, "err", err)
+			return
+		}
+		posted, err := b.s.ChannelMessageSendComplex(cur.Channel, m.send())
+		if err != nil {
+			b.log.Warn("repost table", "game", rec.ID, "err", err)
+			b.amend(i, "I couldn't post the table here. Please check that I may send messages in this channel.")
+			return
+		}
+		b.patch(cur, func(g *store.Game) { g.TableMsg = posted.ID })
+		b.s.ChannelMessageDelete(cur.Channel, cur.TableMsg)
 	}
-	posted, err := b.s.ChannelMessageSendComplex(rec.Channel, m.send())
-	if err != nil {
-		return b.oops(fmt.Errorf("repost table: %w", err))
-	}
-	if err := b.db.Patch(rec.Channel, rec.ID, func(g *store.Game) { g.TableMsg = posted.ID }); err != nil {
-		return b.oops(err)
-	}
-	b.s.ChannelMessageDelete(rec.Channel, rec.TableMsg)
-	return tell("The table is at the bottom of the channel again.")
+	return tell("The table is coming to the bottom of the channel."), repost
 }
 
 // cmdEnd stops the channel's game early; nothing is counted in the stats.
@@ -123,13 +130,13 @@ func (b *Bot) cmdStats(i *discordgo.Interaction) reply {
 	return private(msg{embeds: []*discordgo.MessageEmbed{embed(v, "won/played per game")}})
 }
 
-// cmdSay posts a player's in-character line. It is a message of the bot's
-// own, so its id is known and saved before the player is answered, and
-// reactions on it can be counted as role-play awards.
-func (b *Bot) cmdSay(i *discordgo.Interaction, opts []*discordgo.ApplicationCommandInteractionDataOption) reply {
+// cmdSay posts a player's in-character line as a message of the bot's own,
+// whose id the output lane records so reactions on it can count as
+// role-play awards.
+func (b *Bot) cmdSay(i *discordgo.Interaction, opts []*discordgo.ApplicationCommandInteractionDataOption) (reply, func()) {
 	rec, no := b.channelGame(i)
 	if no != nil {
-		return *no
+		return *no, nil
 	}
 	var line, character string
 	for _, o := range opts {
@@ -144,41 +151,51 @@ func (b *Bot) cmdSay(i *discordgo.Interaction, opts []*discordgo.ApplicationComm
 	seat := rec.SeatOf(user)
 	switch {
 	case seat < 0:
-		return tell("Only players in this game can speak in character.")
+		return tell("Only players in this game can speak in character."), nil
 	case rec.Status != store.Playing:
-		return tell("The game hasn't started yet; save your lines for the table.")
+		return tell("The game hasn't started yet; save your lines for the table."), nil
 	case line == "":
-		return tell("Your line is empty.")
+		return tell("Your line is empty."), nil
 	case len([]rune(line)) > maxSayLine:
-		return tell("That line is too long: keep it under %d characters.", maxSayLine)
+		return tell("That line is too long: keep it under %d characters.", maxSayLine), nil
 	case len([]rune(character)) > maxCharacter:
-		return tell("That character name is too long: keep it under %d characters.", maxCharacter)
+		return tell("That character name is too long: keep it under %d characters.", maxCharacter), nil
 	}
 	_, g, err := b.load(rec)
 	if err != nil {
-		return b.oops(err)
+		return b.oops(err), nil
 	}
-	if _, ok := g.(games.Reactive); !ok {
-		return tell("This game has no role play; /say is for games like Play the Hand You're Dealt.")
+	rg, ok := g.(games.Reactive)
+	if !ok {
+		return tell("This game has no role play; /say is for games like Play the Hand You're Dealt."), nil
 	}
 	if character != "" {
 		rec.Seats[seat].Character = character
+		if err := b.db.Save(rec); err != nil {
+			return b.oops(err), nil
+		}
 	}
 	s := rec.Seats[seat]
 	speaker := fmt.Sprintf("**%s**", s.Name)
 	if s.Character != "" {
 		speaker = fmt.Sprintf("**%s** (%s)", s.Character, s.Name)
 	}
-	posted, err := b.s.ChannelMessageSendComplex(rec.Channel, textMsg("🎭 %s: %s", speaker, line).send())
-	if err != nil {
-		return b.oops(fmt.Errorf("post role-play line: %w", err))
+	post := func() {
+		posted, err := b.s.ChannelMessageSendComplex(rec.Channel, textMsg("🎭 %s: %s", speaker, line).send())
+		if err != nil {
+			b.log.Warn("post role-play line", "game", rec.ID, "err", err)
+			b.amend(i, "I couldn't post your line here. Please check that I may send messages in this channel.")
+			return
+		}
+		b.patch(rec, func(g *store.Game) {
+			if g.RolePlay == nil {
+				g.RolePlay = map[string]int{}
+			}
+			g.RolePlay[posted.ID] = seat
+		})
 	}
-	if rec.RolePlay == nil {
-		rec.RolePlay = map[string]int{}
+	if !rg.RolePlay() {
+		return tell("Your line is going into the channel."), post
 	}
-	rec.RolePlay[posted.ID] = seat
-	if err := b.db.Save(rec); err != nil {
-		return b.oops(err)
-	}
-	return tell("Your line is in the channel. Other players can give you a role-play marker by reacting with 🎭.")
+	return tell("Your line is going into the channel. Other players can give you a role-play marker by reacting to it with 🎭."), post
 }

@@ -60,3 +60,11 @@ func (b *Bot) refusalOr(err error) reply {
 	}
 	return b.oops(fmt.Errorf("apply: %w", err))
 }
+
+// amend replaces the answer already given to an interaction, for output
+// work that failed after the user was answered.
+func (b *Bot) amend(i *discordgo.Interaction, text string) {
+	if _, err := b.s.InteractionResponseEdit(i, textMsg("%s", text).webhookEdit()); err != nil {
+		b.log.Warn("amend answer", "err", err)
+	}
+}

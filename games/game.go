@@ -104,9 +104,11 @@ type Game interface {
 	Results() []Result
 }
 
-// Reactive is implemented by games where players reward each other's
-// role-play messages with reactions. ref identifies the message.
+// Reactive is implemented by games where players speak in character and
+// may reward each other's lines with reactions. ref identifies the message.
 type Reactive interface {
+	// RolePlay reports whether reactions count (the role-play option is on).
+	RolePlay() bool
 	React(from, to int, ref string, add bool) ([]Event, error)
 }
 

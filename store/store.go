@@ -73,9 +73,10 @@ func get[T any](s *Store, bucket []byte, key string) (*T, error) {
 	return out, err
 }
 
-// Save commits a game. The ids of the table and ping messages are kept as
-// stored: they change only through Patch, from the bot's output lane, which
-// works beside the moves and must not be undone by them.
+// Save commits a game. The ids of the bot's own messages (the table, the
+// ping, role-play lines) are kept as stored: they change only through Patch,
+// from the bot's output lane, which works beside the moves and must not be
+// undone by them.
 func (s *Store) Save(g *Game) error {
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketGames)
@@ -85,7 +86,7 @@ func (s *Store) Save(g *Game) error {
 				return err
 			}
 			if cur.ID == g.ID {
-				g.TableMsg, g.PingMsg = cur.TableMsg, cur.PingMsg
+				g.TableMsg, g.PingMsg, g.RolePlay = cur.TableMsg, cur.PingMsg, cur.RolePlay
 			}
 		}
 		out, err := json.Marshal(g)

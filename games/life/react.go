@@ -23,6 +23,9 @@ func (s *State) markers(seat int) (given, received int) {
 	return given, received
 }
 
+// RolePlay reports whether markers are in play.
+func (s *State) RolePlay() bool { return s.Roleplay }
+
 // React awards (add) or takes back (!add) a role-play marker: from reacted
 // with 🎭 to the message ref written by to. A repeated add for the same
 // message and player is a duplicate delivery and changes nothing.
