@@ -419,6 +419,15 @@ func TestSnakeEyesKillsWithTheOption(t *testing.T) {
 	st := started(t, 3, map[string]int{"roleplay": 0, "snake_eyes": 1})
 	setBoard(t, st, 1, "AS", "3H", "9D", "9C", "9H", "KC")
 	setChallenge(t, st, "2C") // 1+1 would otherwise be a win
+	labels := ""
+	for _, b := range st.Hand(1).Buttons {
+		labels += b.Label + "\n"
+	}
+	// With snake eyes a 2 kills, so the lowest winning roll is 3.
+	if !strings.Contains(labels, "Mind — 9♣ (needs 3–9)") || !strings.Contains(labels, "Friends — 9♦ (needs 3–9)") ||
+		!strings.Contains(labels, "Money — 3♥ (needs exactly 3)") {
+		t.Errorf("advantage labels with snake eyes:\n%s", labels)
+	}
 	forceDice(t, st, 1, 1)
 	ev := apply(t, st, 1, "use", "family")
 	if st.DiedIn[1] != 0 || !st.dead(1) {

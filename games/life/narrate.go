@@ -144,7 +144,7 @@ func (s *State) challengeEvent(seat int, c games.Card, header bool) games.Event 
 		fmt.Fprintf(&b, "With nothing left face up, %s can only roll and see what the dice say.", s.Players[seat])
 	} else {
 		fmt.Fprintf(&b, "To win, the dice must show at least %d and no more than the advantage %s chooses.",
-			c.PipValue(), s.Players[seat])
+			s.lowestWin(c), s.Players[seat])
 	}
 	return story(b.String())
 }

@@ -39,9 +39,9 @@ func (s *State) Hand(seat int) games.View {
 			if !sl.Up {
 				continue
 			}
-			label, style := fmt.Sprintf("%s — %s (needs %s)", advNames[i], sl.Card, need(c, sl.Card)), games.Primary
-			if c.PipValue() > sl.Card.PipValue() {
-				label, style = fmt.Sprintf("%s — %s (no chance)", advNames[i], sl.Card), games.Secondary
+			label, style := fmt.Sprintf("%s — %s (no chance)", advNames[i], sl.Card), games.Secondary
+			if lo, hi := s.lowestWin(c), sl.Card.PipValue(); lo <= hi {
+				label, style = fmt.Sprintf("%s — %s (needs %s)", advNames[i], sl.Card, need(lo, hi)), games.Primary
 			}
 			v.Buttons = append(v.Buttons, games.Button{Label: label, Action: games.Act("use", advTokens[i]), Style: style})
 		}
@@ -72,11 +72,20 @@ func (s *State) Hand(seat int) games.View {
 }
 
 // need describes the rolls that beat challenge c with advantage a.
-func need(c, a games.Card) string {
-	if c.PipValue() == a.PipValue() {
-		return fmt.Sprintf("exactly %d", c.PipValue())
+func need(lo, hi int) string {
+	if lo == hi {
+		return fmt.Sprintf("exactly %d", lo)
 	}
-	return fmt.Sprintf("%d–%d", c.PipValue(), a.PipValue())
+	return fmt.Sprintf("%d–%d", lo, hi)
+}
+
+// lowestWin is the smallest roll that beats challenge c: its value, but
+// never snake eyes when that rule is on, since a 2 then kills instead.
+func (s *State) lowestWin(c games.Card) int {
+	if s.SnakeEyes && c.PipValue() <= 2 {
+		return 3
+	}
+	return c.PipValue()
 }
 
 func (s *State) title() string {
