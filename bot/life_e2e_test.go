@@ -134,6 +134,13 @@ func TestLifeWithRolePlayMarkersAndARestart(t *testing.T) {
 	if g, _ := markers(st, 0); g != 3 {
 		t.Fatalf("Ann gave %d markers; want exactly 3", g)
 	}
+	// Ann takes one back. The refused fourth reaction is still on its
+	// message, but a restart must not count it as given while away.
+	ann.Unreact(beaLine, "🎭")
+	h.restart()
+	if g, _ := markers(lifeState(t, h), 0); g != 2 {
+		t.Fatalf("after taking one back and a restart Ann has given %d markers; want 2", g)
+	}
 
 	// The dealer begins; everyone plays their turns from their own hand.
 	if r := bea.Click(h.table(), h.table().ButtonID("My hand")); r == nil || !r.Ephemeral || r.Message.ButtonID("Begin") != "" {

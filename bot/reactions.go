@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -27,15 +28,23 @@ func (b *Bot) onReaction(channel, message, user, emoji string, add bool) {
 	}
 }
 
-// react applies one reaction change to the game and commits it.
+// react applies one reaction change to the game and commits it. The record
+// remembers which reactions were counted and which the rules refused, so a
+// repeated event, or the recount at start-up, changes nothing.
 func (b *Bot) react(rec *store.Game, message, user string, add bool) error {
 	author, ok := rec.RolePlay[message]
 	from := rec.SeatOf(user)
 	if !ok || from < 0 {
 		return nil // not a role-play message, or a spectator
 	}
-	counted := slices.Contains(rec.Counted[message], user)
-	if counted == add {
+	if refused := slices.Contains(rec.Refused[message], user); refused {
+		if add {
+			return nil
+		}
+		rec.Refused = without(rec.Refused, message, user)
+		return b.db.Save(rec)
+	}
+	if counted := slices.Contains(rec.Counted[message], user); counted == add {
 		return nil // already as the reaction says
 	}
 	_, g, err := b.load(rec)
@@ -47,19 +56,20 @@ func (b *Bot) react(rec *store.Game, message, user string, add bool) error {
 		return nil
 	}
 	events, err := rg.React(from, author, message, add)
-	if err != nil {
-		if _, refused := err.(*games.Refusal); refused {
-			return nil
+	var refusal *games.Refusal
+	switch {
+	case errors.As(err, &refusal):
+		if add {
+			rec.Refused = with(rec.Refused, message, user)
+			return b.db.Save(rec)
 		}
+		return nil
+	case err != nil:
 		return err
-	}
-	if rec.Counted == nil {
-		rec.Counted = map[string][]string{}
-	}
-	if add {
-		rec.Counted[message] = append(rec.Counted[message], user)
-	} else {
-		rec.Counted[message] = slices.DeleteFunc(rec.Counted[message], func(u string) bool { return u == user })
+	case add:
+		rec.Counted = with(rec.Counted, message, user)
+	default:
+		rec.Counted = without(rec.Counted, message, user)
 	}
 	state, err := games.Encode(g)
 	if err != nil {
@@ -72,6 +82,22 @@ func (b *Bot) react(rec *store.Game, message, user string, add bool) error {
 	}
 	b.lanes.push(outLane(rec.Channel), func() { b.guard("publish", func() { b.publish(rec, g, events, nil, allSeats(rec), false) }) })
 	return nil
+}
+
+func with(m map[string][]string, message, user string) map[string][]string {
+	if m == nil {
+		m = map[string][]string{}
+	}
+	m[message] = append(m[message], user)
+	return m
+}
+
+func without(m map[string][]string, message, user string) map[string][]string {
+	m[message] = slices.DeleteFunc(m[message], func(u string) bool { return u == user })
+	if len(m[message]) == 0 {
+		delete(m, message)
+	}
+	return m
 }
 
 // resyncReactions counts the 🎭 reactions given or taken back while the bot
@@ -93,7 +119,8 @@ func (b *Bot) resyncReactions() error {
 				}
 				return fmt.Errorf("list reactions in game %s: %w", rec.ID, err)
 			}
-			for _, user := range slices.Clone(rec.Counted[message]) {
+			gone := append(slices.Clone(rec.Counted[message]), rec.Refused[message]...)
+			for _, user := range gone {
 				if !slices.Contains(now, user) {
 					if err := b.react(rec, message, user, false); err != nil {
 						return err
