@@ -268,13 +268,13 @@ func TestCommittedMoveIsShownAfterACrash(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
-	if strings.Contains(h.fake.Message(h.ch, rec.TableMsg).Text(), fmt.Sprintf("move %d", rec.Version)) {
+	if strings.Contains(h.fake.Message(h.ch, rec.TableMsg).Text(), "Bea must answer") {
 		t.Fatal("the table already shows the move")
 	}
 
 	h.start()
 	h.bot.Idle()
-	if text := h.table().Text(); !strings.Contains(text, fmt.Sprintf("move %d", rec.Version)) || !strings.Contains(text, "Bea must answer") {
+	if text := h.table().Text(); !strings.Contains(text, "Bea must answer") {
 		t.Fatalf("after the restart the table shows:\n%s", text)
 	}
 }

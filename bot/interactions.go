@@ -208,7 +208,7 @@ func (b *Bot) showHand(i *discordgo.Interaction, rec *store.Game) reply {
 	case seat < 0:
 		return tell("You're not playing in this game; everything public is on the table.")
 	case rec.Status == store.Lobby:
-		return tell("The game hasn't started yet. Your hand arrives when the host presses Start.")
+		return tell("The game hasn't started yet. Once the host presses Start, press **My hand** on the table to see your cards.")
 	}
 	_, g, err := b.load(rec)
 	if err != nil {

@@ -269,7 +269,8 @@ func tableMsg(rec *store.Game, g games.Game) (msg, error) {
 		start := max(0, len(rec.Log)-logLines)
 		v.Fields = append(v.Fields, games.Field{Name: "What just happened", Value: strings.Join(rec.Log[start:], "\n")})
 	}
-	footer := fmt.Sprintf("game %s · move %d", rec.ID, rec.Version)
+	// No move counter here: it would show when players act in private.
+	footer := "game " + rec.ID
 	m := msg{embeds: []*discordgo.MessageEmbed{embed(v, footer)}}
 	if g.Over() {
 		v.Buttons = nil
