@@ -189,13 +189,25 @@ func TestLifeWithRolePlayMarkersAndARestart(t *testing.T) {
 	// The end: a life summary per character, then the scores, counted with
 	// the markers exactly as the rules say.
 	var scores string
+	lives := map[string]bool{}
 	for _, m := range h.fake.Messages(h.ch) {
 		if strings.Contains(m.Content, "Final scores") {
 			scores = m.Content
 		}
+		for _, name := range []string{"Ann", "Bea", "Cy"} {
+			if strings.HasPrefix(m.Content, "📖 **"+name+"** started life with") {
+				if scores != "" {
+					t.Errorf("%s's life story came after the scores", name)
+				}
+				lives[name] = strings.Contains(m.Content, "They ") // how they ended
+			}
+		}
 	}
 	if scores == "" {
 		t.Fatal("no final scores posted")
+	}
+	if !lives["Ann"] || !lives["Bea"] || !lives["Cy"] {
+		t.Fatalf("life stories told: %v", lives)
 	}
 	ended := endedLife(t, h, gameID)
 	for seat, name := range []string{"Ann", "Bea", "Cy"} {
