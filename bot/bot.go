@@ -4,6 +4,7 @@
 package bot
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -71,19 +72,35 @@ func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (
 			b.guard("reaction", func() { b.onReaction(r.ChannelID, r.MessageID, r.UserID, r.Emoji.Name, false) })
 		})
 	})
+	s.AddHandler(func(_ *discordgo.Session, r *discordgo.MessageReactionRemoveAll) {
+		b.lanes.accept(r.ChannelID, func() {
+			b.guard("reactions cleared", func() { b.onReactionsCleared(r.ChannelID, r.MessageID, "") })
+		})
+	})
+	// discordgo has no type for this event, so it is read from the raw one.
+	s.AddHandler(func(_ *discordgo.Session, e *discordgo.Event) {
+		if e.Type != "MESSAGE_REACTION_REMOVE_EMOJI" {
+			return
+		}
+		var r struct {
+			ChannelID string          `json:"channel_id"`
+			MessageID string          `json:"message_id"`
+			Emoji     discordgo.Emoji `json:"emoji"`
+		}
+		if err := json.Unmarshal(e.RawData, &r); err != nil {
+			return
+		}
+		b.lanes.accept(r.ChannelID, func() {
+			b.guard("reactions cleared", func() { b.onReactionsCleared(r.ChannelID, r.MessageID, r.Emoji.Name) })
+		})
+	})
 	return b, nil
 }
 
-// Start picks up reactions given while the bot was away, brings every table
-// up to date, connects to the gateway and registers the commands with one
-// bulk overwrite.
+// Start connects to the gateway, registers the commands with one bulk
+// overwrite, then queues the recount of reactions given while the bot was
+// away and a redraw of every open table.
 func (b *Bot) Start() error {
-	if err := b.resyncReactions(); err != nil {
-		return tokenError(err)
-	}
-	if err := b.refreshTables(); err != nil {
-		return err
-	}
 	if err := b.s.Open(); err != nil {
 		return tokenError(fmt.Errorf("connect to discord gateway: %w", err))
 	}
@@ -91,6 +108,14 @@ func (b *Bot) Start() error {
 	if _, err := b.s.ApplicationCommandBulkOverwrite(app, b.cfg.GuildID, commands(b.catalog)); err != nil {
 		b.s.Close()
 		return tokenError(fmt.Errorf("register commands: %w", err))
+	}
+	if err := b.resyncReactions(); err != nil {
+		b.s.Close()
+		return err
+	}
+	if err := b.refreshTables(); err != nil {
+		b.s.Close()
+		return err
 	}
 	b.log.Info("bot ready", "commands_scope", scope(b.cfg.GuildID), "games", len(b.catalog))
 	return nil

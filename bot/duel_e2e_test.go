@@ -273,7 +273,6 @@ func TestCommittedMoveIsShownAfterACrash(t *testing.T) {
 	}
 
 	h.start()
-	h.bot.Idle()
 	if text := h.table().Text(); !strings.Contains(text, "Bea must answer") {
 		t.Fatalf("after the restart the table shows:\n%s", text)
 	}

@@ -67,6 +67,7 @@ func (h *harness) start() {
 	if err := b.Start(); err != nil {
 		h.t.Fatal(err)
 	}
+	b.Idle() // the start-up recount and table redraw
 	h.db, h.bot = db, b
 }
 

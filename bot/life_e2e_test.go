@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -295,5 +296,47 @@ func TestSayWithoutMarkers(t *testing.T) {
 	bea.React(rolePlayLine(t, h, "Once upon a time."), "🎭")
 	if n := len(lifeState(t, h).Awards); n != 0 {
 		t.Fatalf("%d awards counted with markers off", n)
+	}
+}
+
+// Reactions changed while the bot was away are recounted take-backs first,
+// and a moderator clearing reactions takes the awards back.
+func TestMarkersRecountedAfterRestartAndModeratorClears(t *testing.T) {
+	h := newHarness(t)
+	ann, bea, mod := h.fake.AddUser("Ann"), h.fake.AddUser("Bea"), h.fake.AddAdmin("Mo")
+	ann.Command(h.ch, "game", fakediscord.Sub("new", fakediscord.Str("game", "life")))
+	bea.Click(h.table(), h.table().ButtonID("Join"))
+	ann.Click(h.table(), h.table().ButtonID("Start"))
+	var lines []*fakediscord.Message
+	for i := 1; i <= 4; i++ {
+		text := fmt.Sprintf("Bea's line number %d.", i)
+		bea.Command(h.ch, "say", fakediscord.Str("line", text))
+		lines = append(lines, rolePlayLine(t, h, text))
+	}
+	for _, m := range lines[:3] {
+		ann.React(m, "🎭")
+	}
+	if g, _ := markers(lifeState(t, h), 0); g != 3 {
+		t.Fatalf("Ann gave %d; want 3", g)
+	}
+
+	// Away: Ann takes back her first marker and gives it to the fourth line.
+	h.stop()
+	ann.Unreact(lines[0], "🎭")
+	ann.React(lines[3], "🎭")
+	h.start()
+	st := lifeState(t, h)
+	var on []string
+	for _, a := range st.Awards {
+		on = append(on, a.Ref)
+	}
+	if g, _ := markers(st, 0); g != 3 || slices.Contains(on, lines[0].ID) || !slices.Contains(on, lines[3].ID) {
+		t.Fatalf("after the recount Ann gave %d markers, on %v", len(on), on)
+	}
+
+	mod.ClearReactions(lines[3], "🎭")
+	mod.ClearReactions(lines[2], "")
+	if g, _ := markers(lifeState(t, h), 0); g != 1 {
+		t.Fatalf("after a moderator cleared two lines Ann has given %d; want 1", g)
 	}
 }

@@ -54,9 +54,12 @@ func (b *Bot) cmdNew(i *discordgo.Interaction, opts []*discordgo.ApplicationComm
 		return b.oops(err), nil
 	}
 	post := func() {
+		if b.latest(rec) == nil {
+			return // cancelled before it was shown
+		}
 		posted, err := b.s.ChannelMessageSendComplex(rec.Channel, lobbyMsg(rec, rules).send())
 		if err == nil {
-			b.patch(rec, func(g *store.Game) { g.TableMsg = posted.ID })
+			b.own(rec, posted, func(g *store.Game) { g.TableMsg = posted.ID })
 			return
 		}
 		b.log.Warn("post lobby", "channel", rec.Channel, "err", err)

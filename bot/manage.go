@@ -47,7 +47,7 @@ func (b *Bot) cmdTable(i *discordgo.Interaction) (reply, func()) {
 			b.amend(i, "I couldn't post the table here. Please check that I may send messages in this channel.")
 			return
 		}
-		b.patch(cur, func(g *store.Game) { g.TableMsg = posted.ID })
+		b.own(cur, posted, func(g *store.Game) { g.TableMsg = posted.ID })
 		b.s.ChannelMessageDelete(cur.Channel, cur.TableMsg)
 	}
 	return tell("The table is coming to the bottom of the channel."), repost
@@ -74,6 +74,9 @@ func (b *Bot) cmdEnd(i *discordgo.Interaction) (reply, func()) {
 	m.components = nil
 	m.content = fmt.Sprintf("This game was ended by %s.", name)
 	after := func() {
+		if rec.TableMsg == "" {
+			return // a lobby ended before it was posted
+		}
 		if _, err := b.s.ChannelMessageEditComplex(m.edit(rec.Channel, rec.TableMsg)); err != nil {
 			b.log.Warn("close table", "game", rec.ID, "err", err)
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -30,9 +31,21 @@ func (b *Bot) latest(rec *store.Game) *store.Game {
 	return cur
 }
 
-func (b *Bot) patch(rec *store.Game, f func(*store.Game)) {
-	if err := b.db.Patch(rec.Channel, rec.ID, f); err != nil {
+// patch records bookkeeping on the game as stored now; false when the game
+// has ended meanwhile.
+func (b *Bot) patch(rec *store.Game, f func(*store.Game)) bool {
+	found, err := b.db.Patch(rec.Channel, rec.ID, f)
+	if err != nil {
 		b.log.Warn("save game bookkeeping", "game", rec.ID, "err", err)
+	}
+	return found
+}
+
+// own records the id of a message just posted for a game, or deletes the
+// message if the game ended while it was being posted.
+func (b *Bot) own(rec *store.Game, posted *discordgo.Message, f func(*store.Game)) {
+	if !b.patch(rec, f) {
+		b.s.ChannelMessageDelete(posted.ChannelID, posted.ID)
 	}
 }
 
@@ -62,20 +75,21 @@ func (b *Bot) publish(rec *store.Game, g games.Game, events []games.Event, ping,
 		}
 	}
 	if cur := b.latest(rec); cur != nil {
-		b.ping(cur, ping)
+		// Only those still waiting: a later move may have had its turn already.
+		b.ping(cur, slices.DeleteFunc(ping, func(s int) bool { return !slices.Contains(cur.Waiting, s) }))
 	} else if rec.PingMsg != "" {
 		b.s.ChannelMessageDelete(rec.Channel, rec.PingMsg) // the game is over: nobody's move
 	}
 }
 
 // still returns the record to draw rec's state with while that state is the
-// latest: the stored record, or rec itself once the game has ended.
+// latest: the stored record, or rec itself if it is how the game ended.
 func (b *Bot) still(rec *store.Game) (*store.Game, bool) {
-	cur := b.latest(rec)
-	if cur == nil {
-		return rec, true
+	if cur := b.latest(rec); cur != nil {
+		return cur, cur.Version == rec.Version
 	}
-	return cur, cur.Version == rec.Version
+	end, err := b.db.Ended(rec.ID)
+	return rec, err == nil && end != nil && end.Final != nil && end.Final.Version == rec.Version
 }
 
 // editTable puts m in the game's table message, posting a new one if
@@ -100,7 +114,7 @@ func (b *Bot) editTable(rec *store.Game, m msg) {
 		b.log.Warn("repost table", "game", rec.ID, "err", err)
 		return
 	}
-	b.patch(rec, func(g *store.Game) { g.TableMsg = posted.ID })
+	b.own(rec, posted, func(g *store.Game) { g.TableMsg = posted.ID })
 }
 
 func isUnknownMessage(err error) bool {
@@ -132,7 +146,7 @@ func (b *Bot) ping(rec *store.Game, seats []int) {
 		b.log.Warn("ping", "game", rec.ID, "err", err)
 		return
 	}
-	b.patch(rec, func(g *store.Game) { g.PingMsg = m.ID })
+	b.own(rec, m, func(g *store.Game) { g.PingMsg = m.ID })
 }
 
 // rememberHand keeps the token of the interaction that showed a player their

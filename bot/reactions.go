@@ -3,6 +3,7 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 
 	"github.com/cardtable/cardbot/games"
@@ -23,9 +24,7 @@ func (b *Bot) onReaction(channel, message, user, emoji string, add bool) {
 	if err != nil || rec == nil || rec.Status != store.Playing {
 		return
 	}
-	if err := b.react(rec, message, user, add); err != nil {
-		b.log.Warn("count reaction", "game", rec.ID, "err", err)
-	}
+	b.logReact(rec, b.react(rec, message, user, add))
 }
 
 // react applies one reaction change to the game and commits it. The record
@@ -100,39 +99,78 @@ func without(m map[string][]string, message, user string) map[string][]string {
 	return m
 }
 
-// resyncReactions counts the 🎭 reactions given or taken back while the bot
-// was not connected: Discord lists a message's reactions on request.
+// recount brings a game's counted 🎭 reactions in line with what Discord
+// lists now, for reactions given or taken back while the bot was away, or
+// cleared by a moderator. Take-backs go first, since they free markers.
+func (b *Bot) recount(rec *store.Game, messages []string) {
+	now := map[string][]string{}
+	for _, message := range messages {
+		users, err := b.reactors(rec.Channel, message)
+		if err != nil {
+			if !isUnknownMessage(err) { // a deleted line's awards stand
+				b.log.Warn("list reactions", "game", rec.ID, "err", err)
+			}
+			continue
+		}
+		now[message] = users
+	}
+	for message, users := range now {
+		gone := append(slices.Clone(rec.Counted[message]), rec.Refused[message]...)
+		for _, user := range gone {
+			if !slices.Contains(users, user) {
+				b.logReact(rec, b.react(rec, message, user, false))
+			}
+		}
+	}
+	for _, message := range messages {
+		for _, user := range now[message] {
+			b.logReact(rec, b.react(rec, message, user, true))
+		}
+	}
+}
+
+func (b *Bot) logReact(rec *store.Game, err error) {
+	if err != nil {
+		b.log.Warn("count reaction", "game", rec.ID, "err", err)
+	}
+}
+
+// onReactionsCleared recounts a message whose reactions a moderator removed.
+func (b *Bot) onReactionsCleared(channel, message, emoji string) {
+	if emoji != "" && emoji != markerEmoji {
+		return
+	}
+	rec, err := b.db.Game(channel)
+	if err != nil || rec == nil || rec.Status != store.Playing {
+		return
+	}
+	if _, ok := rec.RolePlay[message]; ok {
+		b.recount(rec, []string{message})
+	}
+}
+
+// resyncReactions queues a recount of every running game's role-play
+// lines, each in its channel's move lane: after the gateway is open, so a
+// reaction made meanwhile arrives as an event rather than falling between
+// the listing and the connection.
 func (b *Bot) resyncReactions() error {
 	recs, err := b.db.Running()
 	if err != nil {
 		return err
 	}
 	for _, rec := range recs {
-		if rec.Status != store.Playing {
+		if rec.Status != store.Playing || len(rec.RolePlay) == 0 {
 			continue
 		}
-		for message := range rec.RolePlay {
-			now, err := b.reactors(rec.Channel, message)
-			if err != nil {
-				if isUnknownMessage(err) {
-					continue // the message was deleted; its awards stand
+		messages := slices.Sorted(maps.Keys(rec.RolePlay))
+		b.lanes.accept(rec.Channel, func() {
+			b.guard("recount", func() {
+				// The record may have moved on since the list was read.
+				if cur, _ := b.db.Game(rec.Channel); cur != nil && cur.ID == rec.ID {
+					b.recount(cur, messages)
 				}
-				return fmt.Errorf("list reactions in game %s: %w", rec.ID, err)
-			}
-			gone := append(slices.Clone(rec.Counted[message]), rec.Refused[message]...)
-			for _, user := range gone {
-				if !slices.Contains(now, user) {
-					if err := b.react(rec, message, user, false); err != nil {
-						return err
-					}
-				}
-			}
-			for _, user := range now {
-				if err := b.react(rec, message, user, true); err != nil {
-					return err
-				}
-			}
-		}
+			})
+		})
 	}
 	return nil
 }

@@ -101,10 +101,11 @@ func (s *Store) Save(g *Game) error {
 	return nil
 }
 
-// Patch changes a game's bookkeeping (message ids, hand tokens) in one
-// transaction on the record as it is now, so it never undoes a move saved
-// meanwhile. It does nothing if the channel holds another game or none.
-func (s *Store) Patch(channel, id string, f func(*Game)) error {
+// Patch changes a game's bookkeeping (message ids) in one transaction on
+// the record as it is now, so it never undoes a move saved meanwhile. It
+// reports false, changing nothing, if the channel holds another game or none.
+func (s *Store) Patch(channel, id string, f func(*Game)) (bool, error) {
+	found := false
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketGames)
 		v := b.Get([]byte(channel))
@@ -118,6 +119,7 @@ func (s *Store) Patch(channel, id string, f func(*Game)) error {
 		if g.ID != id {
 			return nil
 		}
+		found = true
 		f(&g)
 		out, err := json.Marshal(&g)
 		if err != nil {
@@ -126,9 +128,9 @@ func (s *Store) Patch(channel, id string, f func(*Game)) error {
 		return b.Put([]byte(channel), out)
 	})
 	if err != nil {
-		return fmt.Errorf("update game %s: %w", id, err)
+		return false, fmt.Errorf("update game %s: %w", id, err)
 	}
-	return nil
+	return found, nil
 }
 
 // Running lists every game that is open (lobby or in play).
@@ -158,7 +160,17 @@ func (s *Store) End(g *Game, how string, results []PlayerResult) error {
 		return err
 	}
 	err = s.db.Update(func(tx *bolt.Tx) error {
-		if err := tx.Bucket(bucketGames).Delete([]byte(g.Channel)); err != nil {
+		games := tx.Bucket(bucketGames)
+		if v := games.Get([]byte(g.Channel)); v != nil {
+			var cur Game
+			if err := json.Unmarshal(v, &cur); err != nil {
+				return err
+			}
+			if cur.ID != g.ID {
+				return nil // that game has already ended and another has begun
+			}
+		}
+		if err := games.Delete([]byte(g.Channel)); err != nil {
 			return err
 		}
 		if err := tx.Bucket(bucketEnded).Put([]byte(g.ID), end); err != nil {

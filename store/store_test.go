@@ -86,8 +86,8 @@ func TestPatchKeepsMovesSavedMeanwhile(t *testing.T) {
 	if err := s.Save(g); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.Patch("c1", stale.ID, func(g *Game) { g.PingMsg = "m1" }); err != nil {
-		t.Fatal(err)
+	if found, err := s.Patch("c1", stale.ID, func(g *Game) { g.PingMsg = "m1" }); err != nil || !found {
+		t.Fatal(found, err)
 	}
 	got, _ := s.Game("c1")
 	if got.Version != 2 || got.PingMsg != "m1" {
@@ -100,11 +100,26 @@ func TestPatchKeepsMovesSavedMeanwhile(t *testing.T) {
 	if got, _ := s.Game("c1"); got.Version != 3 || got.PingMsg != "m1" {
 		t.Fatalf("a save undid the patch: version %d ping %q", got.Version, got.PingMsg)
 	}
-	if err := s.Patch("c1", "other", func(g *Game) { g.PingMsg = "m2" }); err != nil {
-		t.Fatal(err)
+	if found, err := s.Patch("c1", "other", func(g *Game) { g.PingMsg = "m2" }); err != nil || found {
+		t.Fatal(found, err)
 	}
 	if got, _ := s.Game("c1"); got.PingMsg != "m1" {
 		t.Fatal("a patch for another game changed this one")
+	}
+}
+
+func TestEndLeavesANewerGameAlone(t *testing.T) {
+	s, _ := openTemp(t)
+	defer s.Close()
+	old := &Game{ID: "old", Channel: "c1"}
+	if err := s.Save(&Game{ID: "new", Channel: "c1"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.End(old, "been cancelled", nil); err != nil {
+		t.Fatal(err)
+	}
+	if g, _ := s.Game("c1"); g == nil || g.ID != "new" {
+		t.Fatalf("ending an old game removed the channel's new one: %+v", g)
 	}
 }
 

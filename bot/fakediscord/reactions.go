@@ -123,21 +123,27 @@ func (s *Server) clearReactions(c *call) {
 	if m == nil {
 		return
 	}
-	base := map[string]any{"channel_id": m.channelID, "message_id": m.id, "guild_id": s.guildID}
-	if c.r.PathValue("emoji") == "" {
-		m.reactions = nil
-		c.emit(s.eventLocked("MESSAGE_REACTION_REMOVE_ALL", base))
-		c.noContent()
-		return
+	emoji := ""
+	if c.r.PathValue("emoji") != "" {
+		var ok bool
+		if emoji, ok = c.reactionEmoji(); !ok {
+			return
+		}
 	}
-	emoji, ok := c.reactionEmoji()
-	if !ok {
-		return
+	c.emit(s.clearLocked(m, emoji))
+	c.noContent()
+}
+
+// clearLocked removes every reaction of emoji ("" for all) from m.
+func (s *Server) clearLocked(m *message, emoji string) event {
+	base := map[string]any{"channel_id": m.channelID, "message_id": m.id, "guild_id": s.guildID}
+	if emoji == "" {
+		m.reactions = nil
+		return s.eventLocked("MESSAGE_REACTION_REMOVE_ALL", base)
 	}
 	m.reactions = slices.DeleteFunc(m.reactions, func(r *reaction) bool { return r.emoji == emoji })
 	base["emoji"] = wireEmoji{Name: emoji}
-	c.emit(s.eventLocked("MESSAGE_REACTION_REMOVE_EMOJI", base))
-	c.noContent()
+	return s.eventLocked("MESSAGE_REACTION_REMOVE_EMOJI", base)
 }
 
 // reactionTarget is the message and emoji a reaction route names.

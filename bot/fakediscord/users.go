@@ -332,6 +332,25 @@ func (u *User) react(m *Message, emoji string, add bool) {
 	s.settle()
 }
 
+// ClearReactions removes every reaction of one emoji ("" for all) from a
+// message, as a moderator with Manage Messages can.
+func (u *User) ClearReactions(m *Message, emoji string) {
+	s := u.s
+	s.mu.Lock()
+	msg := u.targetLocked(m, "clear reactions")
+	var evs []event
+	switch {
+	case msg == nil:
+	case !u.admin:
+		s.failLocked(fmt.Sprintf("%s: clear reactions without Manage Messages", u.Name))
+	default:
+		evs = append(evs, s.clearLocked(msg, emoji))
+	}
+	s.mu.Unlock()
+	s.emit(evs...)
+	s.settle()
+}
+
 // Say posts a plain message as the user. The bot is not approved for the
 // MESSAGE_CONTENT intent, so it only sees the content if it is mentioned.
 func (u *User) Say(channelID, content string) *Message {
