@@ -340,3 +340,17 @@ func TestMarkersRecountedAfterRestartAndModeratorClears(t *testing.T) {
 		t.Fatalf("after a moderator cleared two lines Ann has given %d; want 1", g)
 	}
 }
+
+// Only the turn ping mentions anyone: a line that names a player does not.
+func TestSayNeverPings(t *testing.T) {
+	h := newHarness(t)
+	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
+	ann.Command(h.ch, "game", fakediscord.Sub("new", fakediscord.Str("game", "life")))
+	bea.Click(h.table(), h.table().ButtonID("Join"))
+	ann.Click(h.table(), h.table().ButtonID("Start"))
+	before := h.fake.Pings(ann.ID)
+	bea.Command(h.ch, "say", fakediscord.Str("line", "Listen, <@"+ann.ID+">, and @everyone else!"))
+	if line := rolePlayLine(t, h, "Listen"); line == nil || h.fake.Pings(ann.ID) != before {
+		t.Fatalf("a /say line pinged Ann (%d → %d)", before, h.fake.Pings(ann.ID))
+	}
+}
