@@ -360,6 +360,8 @@ func checkCommands(cmds []*discordgo.ApplicationCommand, errs *formErrors) {
 			errs.add(at(p, "type"), "BASE_TYPE_CHOICES", "Value must be one of {1, 2, 3}.")
 			continue
 		}
+		checkContexts(at(p, "contexts"), cmd.Contexts, 3, errs)                  // GUILD, BOT_DM, PRIVATE_CHANNEL
+		checkContexts(at(p, "integration_types"), cmd.IntegrationTypes, 2, errs) // GUILD_INSTALL, USER_INSTALL
 		key := fmt.Sprint(cmd.Type, "/", cmd.Name)
 		if seen[key] {
 			errs.add(at(p, "name"), "APPLICATION_COMMANDS_DUPLICATE_NAME", "Application command names must be unique")
@@ -472,6 +474,8 @@ func checkValueOption(p string, o *discordgo.ApplicationCommandOption, errs *for
 		case float64:
 			if isString || o.Type == discordgo.ApplicationCommandOptionInteger && v != math.Trunc(v) {
 				errs.add(at(cp, "value"), "BASE_TYPE_CHOICES", "Choice value does not match the option type")
+			} else {
+				checkBound(at(cp, "value"), o.Type, v, errs)
 			}
 		default:
 			errs.add(at(cp, "value"), "BASE_TYPE_REQUIRED", "This field is required")
@@ -479,6 +483,11 @@ func checkValueOption(p string, o *discordgo.ApplicationCommandOption, errs *for
 	}
 	if !isNumber && (o.MinValue != nil || o.MaxValue != 0) {
 		errs.add(at(p, "min_value"), "APPLICATION_COMMAND_OPTION_MIN_MAX_NOT_ALLOWED", "Only integer and number options have min_value and max_value")
+	} else if isNumber {
+		if o.MinValue != nil {
+			checkBound(at(p, "min_value"), o.Type, *o.MinValue, errs)
+		}
+		checkBound(at(p, "max_value"), o.Type, o.MaxValue, errs)
 	}
 	if !isString && (o.MinLength != nil || o.MaxLength != 0) {
 		errs.add(at(p, "min_length"), "APPLICATION_COMMAND_OPTION_MIN_MAX_NOT_ALLOWED", "Only string options have min_length and max_length")
@@ -491,6 +500,47 @@ func checkValueOption(p string, o *discordgo.ApplicationCommandOption, errs *for
 	}
 	if len(o.ChannelTypes) > 0 && o.Type != discordgo.ApplicationCommandOptionChannel {
 		errs.add(at(p, "channel_types"), "APPLICATION_COMMAND_OPTION_CHANNEL_TYPES_NOT_ALLOWED", "Only channel options have channel_types")
+	}
+}
+
+// checkBound checks a number an INTEGER or NUMBER option declares (a choice,
+// min_value or max_value): an INTEGER option's are integers between -2^53+1
+// and 2^53-1, a NUMBER option's doubles between -2^53 and 2^53.
+func checkBound(p string, t discordgo.ApplicationCommandOptionType, v float64, errs *formErrors) {
+	limit, kind := float64(1<<53), "float"
+	if t == discordgo.ApplicationCommandOptionInteger {
+		limit, kind = 1<<53-1, "int"
+		if v != math.Trunc(v) {
+			errs.add(p, "NUMBER_TYPE_COERCE", "Value \"%v\" is not int.", v)
+			return
+		}
+	}
+	switch {
+	case v > limit:
+		errs.add(p, "NUMBER_TYPE_MAX", "%s value should be less than or equal to %.0f.", kind, limit)
+	case v < -limit:
+		errs.add(p, "NUMBER_TYPE_MIN", "%s value should be greater than or equal to %.0f.", kind, -limit)
+	}
+}
+
+// checkContexts validates a command's contexts or integration_types: when
+// given (not null), a non-empty list of distinct known values.
+func checkContexts[T ~uint](p string, list *[]T, known T, errs *formErrors) {
+	if list == nil {
+		return
+	}
+	if len(*list) == 0 {
+		errs.add(p, "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length.")
+	}
+	seen := map[T]bool{}
+	for i, v := range *list {
+		if v >= known {
+			errs.add(at(p, i), "ENUM_TYPE_COERCE", "Value \"%d\" is not a valid enum value.", v)
+		}
+		if seen[v] {
+			errs.add(p, "SET_TYPE_ALREADY_CONTAINS_VALUE", "The set already contains the value %d.", v)
+		}
+		seen[v] = true
 	}
 }
 

@@ -557,7 +557,269 @@ func TestModalSelectDeferAndFollowup(t *testing.T) {
 		t.Errorf("editing within 15 minutes: %v", err)
 	}
 	s.Advance(16 * time.Minute)
+	// Past the 15 minutes every use of the token is 401 Invalid Webhook
+	// Token, not a 404 a bot might take for a deleted message.
 	s.ExpectFailure("expired")
 	_, err := session(s, BotToken).WebhookMessageEdit(s.AppID(), token, "@original", &discordgo.WebhookEdit{Content: &content})
-	restErr(t, err, 10015)
+	if re := restErr(t, err, 50027); re.Response.StatusCode != http.StatusUnauthorized {
+		t.Errorf("expired token: status %d, want 401", re.Response.StatusCode)
+	}
+	s.ExpectFailure("expired")
+	_, err = session(s, BotToken).FollowupMessageCreate(&discordgo.Interaction{AppID: s.AppID(), Token: token}, true, &discordgo.WebhookParams{Content: "late"})
+	restErr(t, err, 50027)
+}
+
+// TestCommandNumberBoundsAndContexts: an INTEGER option's min_value,
+// max_value and choices are integers within ±(2^53-1), and contexts (like
+// integration_types) is null or a non-empty set of known values.
+func TestCommandNumberBoundsAndContexts(t *testing.T) {
+	t.Parallel()
+	s := New(t)
+	sess := connect(t, s, nil)
+	f := func(v float64) *float64 { return &v }
+	intOpt := func(min *float64, max float64, choices ...float64) *discordgo.ApplicationCommand {
+		o := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "n", Description: "n", MinValue: min, MaxValue: max}
+		for _, c := range choices {
+			o.Choices = append(o.Choices, &discordgo.ApplicationCommandOptionChoice{Name: "c", Value: c})
+		}
+		return &discordgo.ApplicationCommand{Name: "deal", Description: "Deal", Options: []*discordgo.ApplicationCommandOption{o}}
+	}
+	register := func(cmd *discordgo.ApplicationCommand) error {
+		_, err := sess.ApplicationCommandBulkOverwrite(s.AppID(), "", []*discordgo.ApplicationCommand{cmd})
+		return err
+	}
+	if err := register(intOpt(f(1), 8)); err != nil {
+		t.Fatalf("a whole-number range was refused: %v", err)
+	}
+	s.ExpectFailure("min_value: Value \"1.5\" is not int.")
+	restErr(t, register(intOpt(f(1.5), 8)), 50035)
+	s.ExpectFailure("max_value: int value should be less than or equal to 9007199254740991.")
+	restErr(t, register(intOpt(nil, 1<<60)), 50035)
+	s.ExpectFailure("choices.0.value: int value should be greater than or equal to -9007199254740991.")
+	restErr(t, register(intOpt(nil, 0, -(1<<54))), 50035)
+	num := intOpt(f(-0.5), 1<<53)
+	num.Options[0].Type = discordgo.ApplicationCommandOptionNumber
+	if err := register(num); err != nil {
+		t.Errorf("a NUMBER option takes doubles up to 2^53: %v", err)
+	}
+	num.Options[0].MaxValue = 1 << 54
+	s.ExpectFailure("max_value: float value should be less than or equal to 9007199254740992.")
+	restErr(t, register(num), 50035)
+
+	ctx := func(c ...discordgo.InteractionContextType) *discordgo.ApplicationCommand {
+		c = append([]discordgo.InteractionContextType{}, c...) // [] rather than null
+		return &discordgo.ApplicationCommand{Name: "deal", Description: "Deal", Contexts: &c}
+	}
+	if err := register(ctx(discordgo.InteractionContextGuild)); err != nil {
+		t.Fatalf("contexts [0] was refused: %v", err)
+	}
+	s.ExpectFailure("contexts: Must be 1 or more in length.")
+	restErr(t, register(ctx()), 50035)
+	s.ExpectFailure("contexts.1: Value \"7\" is not a valid enum value.")
+	restErr(t, register(ctx(discordgo.InteractionContextGuild, 7)), 50035)
+	s.ExpectFailure("contexts: The set already contains the value 0.")
+	restErr(t, register(ctx(discordgo.InteractionContextGuild, discordgo.InteractionContextGuild)), 50035)
+	types := []discordgo.ApplicationIntegrationType{}
+	s.ExpectFailure("integration_types: Must be 1 or more in length.")
+	restErr(t, register(&discordgo.ApplicationCommand{Name: "deal", Description: "Deal", IntegrationTypes: &types}), 50035)
+	if got := s.Commands(""); len(got) != 1 || got[0].Contexts == nil || len(*got[0].Contexts) != 1 {
+		t.Errorf("rejected registrations changed the commands: %+v", got)
+	}
+}
+
+// TestOriginalAndEditSemantics pins down documented edit behaviour bots rely
+// on: @original is the component's message after UPDATE_MESSAGE but the new
+// reply after CHANNEL_MESSAGE_WITH_SOURCE; keys an edit omits (components
+// here) are kept while null or [] clears them; EPHEMERAL cannot be toggled
+// by an update; ephemeral messages are out of reach of channel routes; and
+// nothing but the initial response may use the token before it exists.
+func TestOriginalAndEditSemantics(t *testing.T) {
+	t.Parallel()
+	s := New(t)
+	row := func(id string) []discordgo.MessageComponent {
+		return []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{discordgo.Button{Label: "Go", CustomID: id}}}}
+	}
+	type result struct {
+		orig *discordgo.Message
+		errs []error
+	}
+	results := make(chan result, 1)
+	var answer func(bs *discordgo.Session, i *discordgo.InteractionCreate) result
+	sess := connect(t, s, []*discordgo.ApplicationCommand{pingCmd}, func(bs *discordgo.Session, i *discordgo.InteractionCreate) {
+		results <- answer(bs, i)
+	})
+	alice := s.AddUser("Alice")
+	ch := s.ChannelID()
+	posted, err := sess.ChannelMessageSendComplex(ch, &discordgo.MessageSend{Content: "Table", Components: row("go")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := s.Message(ch, posted.ID)
+	content := func(c string) *discordgo.WebhookEdit { return &discordgo.WebhookEdit{Content: &c} }
+
+	// UPDATE_MESSAGE: @original is the table; the edit keeps its button.
+	answer = func(bs *discordgo.Session, i *discordgo.InteractionCreate) result {
+		err := respond(bs, i, discordgo.InteractionResponseUpdateMessage, &discordgo.InteractionResponseData{Content: "Table, updated", Components: row("go")})
+		m, err2 := bs.InteractionResponseEdit(i.Interaction, content("Table, edited"))
+		return result{m, []error{err, err2}}
+	}
+	alice.Click(table, "go")
+	r := <-results
+	if errors.Join(r.errs...) != nil || r.orig.ID != table.ID {
+		t.Fatalf("@original after UPDATE_MESSAGE = %+v, %v", r.orig, r.errs)
+	}
+	if m := s.Message(ch, table.ID); m.Content != "Table, edited" || len(m.Buttons()) != 1 {
+		t.Errorf("table after the @original edit = %+v", m)
+	}
+
+	// CHANNEL_MESSAGE_WITH_SOURCE: @original is the new reply, not the table.
+	answer = func(bs *discordgo.Session, i *discordgo.InteractionCreate) result {
+		err := respond(bs, i, discordgo.InteractionResponseChannelMessageWithSource, &discordgo.InteractionResponseData{Content: "Reply"})
+		m, err2 := bs.InteractionResponseEdit(i.Interaction, content("Reply, edited"))
+		return result{m, []error{err, err2}}
+	}
+	alice.Click(table, "go")
+	r = <-results
+	if errors.Join(r.errs...) != nil || r.orig.ID == table.ID || r.orig.Content != "Reply, edited" {
+		t.Fatalf("@original after CHANNEL_MESSAGE_WITH_SOURCE = %+v, %v", r.orig, r.errs)
+	}
+	if m := s.Message(ch, table.ID); m.Content != "Table, edited" {
+		t.Errorf("the reply's edit reached the table: %+v", m)
+	}
+
+	// An UPDATE_MESSAGE that leaves components out keeps them; EPHEMERAL in
+	// it is ignored, since a message's ephemeral state cannot change.
+	answer = func(bs *discordgo.Session, i *discordgo.InteractionCreate) result {
+		_, err := bs.Request("POST", discordgo.EndpointInteractionResponse(i.ID, i.Token), map[string]any{
+			"type": discordgo.InteractionResponseUpdateMessage, "data": map[string]any{"content": "Table, again", "flags": discordgo.MessageFlagsEphemeral},
+		})
+		return result{nil, []error{err}}
+	}
+	u := alice.Click(table, "go")
+	if r = <-results; errors.Join(r.errs...) != nil || u.Ephemeral || len(u.Message.Buttons()) != 1 || len(s.Messages(ch)) != 2 {
+		t.Errorf("update without components, with EPHEMERAL = %+v, %v", u.Message, r.errs)
+	}
+
+	// Channel edits: omitted components are kept, [] clears them.
+	said := "Table, by channel"
+	if _, err := sess.ChannelMessageEditComplex(&discordgo.MessageEdit{Channel: ch, ID: table.ID, Content: &said}); err != nil {
+		t.Fatal(err)
+	}
+	if m := s.Message(ch, table.ID); m.Content != said || len(m.Buttons()) != 1 {
+		t.Errorf("after an edit without components: %+v", m)
+	}
+	none := []discordgo.MessageComponent{}
+	if _, err := sess.ChannelMessageEditComplex(&discordgo.MessageEdit{Channel: ch, ID: table.ID, Components: &none}); err != nil {
+		t.Fatal(err)
+	}
+	if m := s.Message(ch, table.ID); len(m.Components) != 0 {
+		t.Errorf("components: [] did not clear them: %+v", m.Components)
+	}
+
+	// Ephemeral messages: only the interaction token reaches them.
+	answer = func(bs *discordgo.Session, i *discordgo.InteractionCreate) result {
+		err := respond(bs, i, discordgo.InteractionResponseChannelMessageWithSource, &discordgo.InteractionResponseData{Content: "Secret", Flags: discordgo.MessageFlagsEphemeral})
+		return result{nil, []error{err}}
+	}
+	secret := alice.Command(ch, "ping").Message
+	<-results
+	s.ExpectFailure("PATCH /api/v9/channels/" + ch + "/messages/" + secret.ID + ": 404 Unknown Message")
+	_, err = sess.ChannelMessageEdit(ch, secret.ID, "leaked")
+	restErr(t, err, 10008)
+	s.ExpectFailure("DELETE /api/v9/channels/" + ch + "/messages/" + secret.ID + ": 404 Unknown Message")
+	restErr(t, sess.ChannelMessageDelete(ch, secret.ID), 10008)
+
+	// Before the initial response the token's webhook does not exist yet.
+	answer = func(bs *discordgo.Session, i *discordgo.InteractionCreate) result {
+		_, err := bs.FollowupMessageCreate(i.Interaction, true, &discordgo.WebhookParams{Content: "too early"})
+		_, err2 := bs.InteractionResponseEdit(i.Interaction, content("too early"))
+		respond(bs, i, discordgo.InteractionResponseChannelMessageWithSource, &discordgo.InteractionResponseData{Content: "Now"})
+		return result{nil, []error{err, err2}}
+	}
+	s.ExpectFailure("has not been acknowledged yet")
+	s.ExpectFailure("has not been acknowledged yet")
+	alice.Command(ch, "ping")
+	r = <-results
+	restErr(t, r.errs[0], 10015)
+	restErr(t, r.errs[1], 10015)
+}
+
+// TestComponentAndCommandLimits pins down documented limits the bot's
+// rendering and registration depend on.
+func TestComponentAndCommandLimits(t *testing.T) {
+	t.Parallel()
+	s := New(t)
+	sess := connect(t, s, nil)
+	ch := s.ChannelID()
+	send := func(m *discordgo.MessageSend) error {
+		_, err := sess.ChannelMessageSendComplex(ch, m)
+		return err
+	}
+	buttons := func(b discordgo.Button) *discordgo.MessageSend {
+		return &discordgo.MessageSend{Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{b}}}}
+	}
+	s.ExpectFailure("A button needs a label or an emoji")
+	restErr(t, send(buttons(discordgo.Button{CustomID: "x"})), 50035)
+	s.ExpectFailure("label: Must be 80 or fewer in length.")
+	restErr(t, send(buttons(discordgo.Button{CustomID: "x", Label: strings.Repeat("x", 81)})), 50035)
+	if err := send(buttons(discordgo.Button{CustomID: "x", Emoji: &discordgo.ComponentEmoji{Name: "🂡"}})); err != nil {
+		t.Errorf("an emoji-only button was refused: %v", err)
+	}
+
+	options := func(n int, defaults ...int) []discordgo.SelectMenuOption {
+		var out []discordgo.SelectMenuOption
+		for i := range n {
+			out = append(out, discordgo.SelectMenuOption{Label: fmt.Sprint("Card ", i), Value: fmt.Sprint(i)})
+		}
+		for _, d := range defaults {
+			out[d].Default = true
+		}
+		return out
+	}
+	menu := func(min, max int, opts []discordgo.SelectMenuOption) *discordgo.MessageSend {
+		return &discordgo.MessageSend{Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.SelectMenu{CustomID: "pick", MinValues: &min, MaxValues: max, Options: opts},
+		}}}}
+	}
+	if err := send(menu(0, 2, options(3, 0, 2))); err != nil {
+		t.Errorf("two defaults with max_values 2 were refused: %v", err)
+	}
+	s.ExpectFailure("More options are marked default than max_values allows")
+	restErr(t, send(menu(1, 1, options(3, 0, 1))), 50035)
+	s.ExpectFailure("max_values must be less than or equal to the number of options")
+	restErr(t, send(menu(1, 4, options(3))), 50035)
+
+	field := func(n, size int) *discordgo.MessageEmbed {
+		e := &discordgo.MessageEmbed{Title: "Table"}
+		for range n {
+			e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: "f", Value: strings.Repeat("v", size)})
+		}
+		return e
+	}
+	s.ExpectFailure("fields: Must be 25 or fewer in length.")
+	restErr(t, send(&discordgo.MessageSend{Embeds: []*discordgo.MessageEmbed{field(26, 1)}}), 50035)
+	s.ExpectFailure("Embed size exceeds maximum size of 6000")
+	restErr(t, send(&discordgo.MessageSend{Embeds: []*discordgo.MessageEmbed{field(3, 1000), field(3, 1000)}}), 50035)
+
+	var choices []*discordgo.ApplicationCommandOptionChoice
+	for i := range 26 {
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: fmt.Sprint("Game ", i), Value: fmt.Sprint(i)})
+	}
+	cmd := func(desc string, n int) []*discordgo.ApplicationCommand {
+		return []*discordgo.ApplicationCommand{{Name: "game", Description: desc, Options: []*discordgo.ApplicationCommandOption{
+			{Type: discordgo.ApplicationCommandOptionString, Name: "game", Description: "Which game", Choices: choices[:n]},
+		}}}
+	}
+	if _, err := sess.ApplicationCommandBulkOverwrite(s.AppID(), "", cmd("Games", 25)); err != nil {
+		t.Errorf("25 choices were refused: %v", err)
+	}
+	s.ExpectFailure("choices: Must be 25 or fewer in length.")
+	_, err := sess.ApplicationCommandBulkOverwrite(s.AppID(), "", cmd("Games", 26))
+	restErr(t, err, 50035)
+	s.ExpectFailure("0.description: Must be between 1 and 100 in length.")
+	_, err = sess.ApplicationCommandBulkOverwrite(s.AppID(), "", cmd(strings.Repeat("d", 101), 1))
+	restErr(t, err, 50035)
+	s.ExpectFailure("0.description: This field is required")
+	_, err = sess.ApplicationCommandBulkOverwrite(s.AppID(), "", cmd("", 1))
+	restErr(t, err, 50035)
 }

@@ -251,19 +251,20 @@ func (s *Server) callbackResponseLocked(it *interaction) map[string]any {
 }
 
 // webhookInteraction resolves {app}/{token} to an acknowledged interaction
-// whose token is still valid.
+// whose token is still valid. Once its 15 minutes are up, Discord answers
+// every use of the token with 401 Invalid Webhook Token (50027), not 404.
 func (c *call) webhookInteraction() *interaction {
 	s := c.s
 	it := s.byToken[c.r.PathValue("token")]
 	switch {
 	case c.r.PathValue("app") != s.bot.ID || it == nil:
 		c.reject(http.StatusNotFound, 10015, "Unknown Webhook", "no interaction has this token")
+	case s.nowLocked().Sub(it.issuedAt) > tokenLifetime:
+		c.reject(http.StatusUnauthorized, 50027, "Invalid Webhook Token", fmt.Sprintf("the token of %s expired (valid %v)", it.describe(), tokenLifetime))
 	case it.expired:
 		c.reject(http.StatusNotFound, 10015, "Unknown Webhook", "the interaction was never answered, so its token was invalidated")
 	case it.callback == 0:
 		c.reject(http.StatusNotFound, 10015, "Unknown Webhook", fmt.Sprintf("%s has not been acknowledged yet", it.describe()))
-	case s.nowLocked().Sub(it.issuedAt) > tokenLifetime:
-		c.reject(http.StatusNotFound, 10015, "Unknown Webhook", fmt.Sprintf("the token of %s expired (valid %v)", it.describe(), tokenLifetime))
 	default:
 		return it
 	}
