@@ -98,8 +98,9 @@ func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (
 }
 
 // Start connects to the gateway, registers the commands with one bulk
-// overwrite, then queues the recount of reactions given while the bot was
-// away and a redraw of every open table.
+// overwrite, then queues the output that moves committed before a stop still
+// owe, the recount of reactions given while the bot was away, and a redraw
+// of every open table.
 func (b *Bot) Start() error {
 	if err := b.s.Open(); err != nil {
 		return tokenError(fmt.Errorf("connect to discord gateway: %w", err))
@@ -109,13 +110,11 @@ func (b *Bot) Start() error {
 		b.s.Close()
 		return tokenError(fmt.Errorf("register commands: %w", err))
 	}
-	if err := b.resyncReactions(); err != nil {
-		b.s.Close()
-		return err
-	}
-	if err := b.refreshTables(); err != nil {
-		b.s.Close()
-		return err
+	for _, queue := range []func() error{b.replayOutput, b.resyncReactions, b.refreshTables} {
+		if err := queue(); err != nil {
+			b.s.Close()
+			return err
+		}
 	}
 	b.log.Info("bot ready", "commands_scope", scope(b.cfg.GuildID), "games", len(b.catalog))
 	return nil

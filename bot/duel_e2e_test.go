@@ -164,6 +164,9 @@ func TestCardDuelPlayedToTheEndAcrossARestart(t *testing.T) {
 	}
 	r = ann.Command(h.ch, "game", fakediscord.Sub("hand"))
 	mustRefuse(t, r, "no game in this channel")
+	if owed, _ := h.db.Pending(); len(owed) != 0 {
+		t.Fatalf("%d outputs still owed after the game", len(owed))
+	}
 	r = bea.Command(h.ch, "game", fakediscord.Sub("stats"))
 	if r == nil || !r.Ephemeral || !strings.Contains(r.Content, "won of 1 (Card Duel") {
 		t.Fatalf("/game stats answered %+v", r)
@@ -238,8 +241,8 @@ func TestManageChannelMayEndAnyGame(t *testing.T) {
 	}
 }
 
-// A move committed just before the bot died, before the table showed it,
-// is on the table once the bot is back.
+// A move committed just before the bot died, before its output (table,
+// narration, ping) went out, gets that output once the bot is back.
 func TestCommittedMoveIsShownAfterACrash(t *testing.T) {
 	h := newHarness(t)
 	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
@@ -247,9 +250,11 @@ func TestCommittedMoveIsShownAfterACrash(t *testing.T) {
 	ann.Click(h.table(), h.table().ButtonID("Start"))
 	buildCheapHand(t, h, ann, 30)
 	buildCheapHand(t, h, bea, 30)
+	pings := h.fake.Pings(bea.ID)
 	h.stop()
 
-	// What the bot had committed when it died: Ann's attack from her deck.
+	// What the bot had committed when it died: Ann's attack from her deck,
+	// with the output it owed.
 	db, err := store.Open(h.dbPath)
 	if err != nil {
 		t.Fatal(err)
@@ -264,7 +269,9 @@ func TestCommittedMoveIsShownAfterACrash(t *testing.T) {
 	}
 	rec.State, _ = games.Encode(g)
 	rec.Version++
-	if err := db.Save(rec); err != nil {
+	rec.Waiting = []int{1}
+	out := &store.Output{Game: rec.ID, Channel: rec.Channel, Version: rec.Version, Story: []string{"A blade flashes."}, Ping: []int{1}}
+	if err := db.Commit(rec, out, nil); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
@@ -275,6 +282,23 @@ func TestCommittedMoveIsShownAfterACrash(t *testing.T) {
 	h.start()
 	if text := h.table().Text(); !strings.Contains(text, "Bea must answer") {
 		t.Fatalf("after the restart the table shows:\n%s", text)
+	}
+	all := h.fake.Messages(h.ch)
+	story := 0
+	for _, m := range all {
+		if m.Content == "A blade flashes." {
+			story++
+		}
+	}
+	if story != 1 || h.fake.Pings(bea.ID) != pings+1 {
+		t.Fatalf("after the restart: narration posted %d times, Bea pinged %d more", story, h.fake.Pings(bea.ID)-pings)
+	}
+	if owed, _ := h.db.Pending(); len(owed) != 0 {
+		t.Fatalf("output still owed after it was carried out: %+v", owed)
+	}
+	h.restart() // and it is not carried out twice
+	if n := len(h.fake.Messages(h.ch)); n != len(all) {
+		t.Fatalf("a second restart posted %d more messages", n-len(all))
 	}
 }
 

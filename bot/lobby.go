@@ -145,7 +145,7 @@ func (b *Bot) start(rec *store.Game, rules games.Rules) (reply, func()) {
 		events = append(events, o.Opening()...)
 	}
 	rec.Status = store.Playing
-	ping, changed, err := b.commit(rec, g, events, nil, -1)
+	out, err := b.commit(rec, g, events, nil, -1, shownTable)
 	if err != nil {
 		return b.oops(err), nil
 	}
@@ -153,5 +153,5 @@ func (b *Bot) start(rec *store.Game, rules games.Rules) (reply, func()) {
 	if err != nil {
 		return b.oops(err), nil
 	}
-	return update(m), func() { b.publish(rec, g, events, ping, changed, true) }
+	return update(m), func() { b.publish(rec, g, out) }
 }

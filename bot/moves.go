@@ -90,7 +90,11 @@ func (b *Bot) onMove(i *discordgo.Interaction, id customID, text string) (reply,
 	if fromEphemeral(i) {
 		rememberHand(rec, seat, i)
 	}
-	ping, changed, err := b.commit(rec, g, events, before, seat)
+	answer := shownTable
+	if fromEphemeral(i) {
+		answer = shownHand
+	}
+	out, err := b.commit(rec, g, events, before, seat, answer)
 	if err != nil {
 		return b.oops(err), nil
 	}
@@ -103,11 +107,7 @@ func (b *Bot) onMove(i *discordgo.Interaction, id customID, text string) (reply,
 	if err != nil {
 		return b.oops(err), nil
 	}
-	tableDone := !fromEphemeral(i)
-	if fromEphemeral(i) {
-		changed = slices.DeleteFunc(changed, func(s int) bool { return s == seat }) // answered in place
-	}
-	return update(m), func() { b.publish(rec, g, events, ping, changed, tableDone) }
+	return update(m), func() { b.publish(rec, g, out) }
 }
 
 // onAsk opens the text box for a move that needs typed words.
@@ -161,41 +161,58 @@ func handViews(seats int, g games.Game) []games.View {
 	return v
 }
 
-// commit saves a game after an accepted move, before anyone is answered. It
-// returns the seats that now have to act and haven't been pinged yet, and
-// the seats whose private view the move changed (all of them when before is
-// nil). The actor's view always counts as changed: it has been used, so a
-// second click on it is a double click.
-func (b *Bot) commit(rec *store.Game, g games.Game, events []games.Event, before []games.View, actor int) (ping, changed []int, err error) {
+// shown says what the answer to a move already displayed.
+type shown int
+
+const (
+	shownTable shown = iota // the table message itself (a table button, or Start)
+	shownHand               // the actor's own hand, updated in place
+)
+
+// commit saves a game after an accepted move, before anyone is answered,
+// together with the output the move owes the channel: its narration, a ping
+// for the seats that now have to act and weren't pinged yet, and a redraw of
+// the hands the move changed (every hand when before is nil). The actor's
+// view always counts as changed: it has been used, so a second click on it
+// is a double click.
+func (b *Bot) commit(rec *store.Game, g games.Game, events []games.Event, before []games.View, actor int, answer shown) (*store.Output, error) {
 	state, err := games.Encode(g)
 	if err != nil {
-		return nil, nil, fmt.Errorf("encode game %s: %w", rec.ID, err)
+		return nil, fmt.Errorf("encode game %s: %w", rec.ID, err)
 	}
 	rec.State = state
 	rec.Version++
 	appendLog(rec, events)
+	out := &store.Output{Game: rec.ID, Channel: rec.Channel, Version: rec.Version, TableDone: answer == shownTable}
 	for s := range rec.Seats {
 		if before == nil || s == actor || !reflect.DeepEqual(before[s], g.Hand(s)) {
 			rec.Seats[s].ViewVersion = rec.Version
-			changed = append(changed, s)
+			if s != actor || answer != shownHand {
+				out.Hands = append(out.Hands, s)
+			}
+		}
+	}
+	for _, e := range events {
+		if e.Story {
+			out.Story = append(out.Story, e.Text)
 		}
 	}
 	now := g.ToAct()
 	for _, s := range now {
 		if !slices.Contains(rec.Waiting, s) {
-			ping = append(ping, s)
+			out.Ping = append(out.Ping, s)
 		}
 	}
 	rec.Waiting = now
+	var end *store.Ending
 	if g.Over() {
-		var results []store.PlayerResult
+		end = &store.Ending{How: "finished"}
 		for _, r := range g.Results() {
 			s := rec.Seats[r.Seat]
-			results = append(results, store.PlayerResult{User: s.User, Name: s.Name, Won: r.Winner})
+			end.Results = append(end.Results, store.PlayerResult{User: s.User, Name: s.Name, Won: r.Winner})
 		}
-		return nil, changed, b.db.End(rec, "finished", results)
 	}
-	return ping, changed, b.db.Save(rec)
+	return out, b.db.Commit(rec, out, end)
 }
 
 func appendLog(rec *store.Game, events []games.Event) {

@@ -49,37 +49,82 @@ func (b *Bot) own(rec *store.Game, posted *discordgo.Message, f func(*store.Game
 	}
 }
 
-// publish does what follows a committed change. rec and g are the game as
-// that change left it; hands lists the seats whose open hand to redraw. The
-// table and hands are drawn only while no later change is saved (that
-// change's own publish draws them), and before the narration, whose posting
-// may wait on Discord's rate limit.
-func (b *Bot) publish(rec *store.Game, g games.Game, events []games.Event, ping, hands []int, tableDone bool) {
-	if cur, ok := b.still(rec); ok {
-		if !tableDone {
-			if m, err := tableMsg(cur, g); err != nil {
-				b.log.Error("render table", "err", err)
-			} else {
-				b.editTable(cur, m)
-			}
-		}
+// publish carries out the output a committed change owes its channel. rec
+// and g are the game as that change left it (g is nil when only the record
+// is known, on replay). The table and hands are drawn only while no later
+// change is saved (that change's own output draws them), and before the
+// narration, whose posting may wait on Discord's rate limit.
+func (b *Bot) publish(rec *store.Game, g games.Game, out *store.Output) {
+	if g != nil {
 		if cur, ok := b.still(rec); ok {
-			b.refreshHands(cur, g, hands)
+			if !out.TableDone {
+				if m, err := tableMsg(cur, g); err != nil {
+					b.log.Error("render table", "err", err)
+				} else {
+					b.editTable(cur, m)
+				}
+			}
+			if cur, ok := b.still(rec); ok {
+				b.refreshHands(cur, g, out.Hands)
+			}
 		}
 	}
-	for _, e := range events {
-		if e.Story {
-			if _, err := b.s.ChannelMessageSendComplex(rec.Channel, textMsg("%s", e.Text).send()); err != nil {
-				b.log.Warn("post narration", "game", rec.ID, "err", err)
-			}
+	for _, text := range out.Story {
+		if _, err := b.s.ChannelMessageSendComplex(rec.Channel, textMsg("%s", text).send()); err != nil {
+			b.log.Warn("post narration", "game", rec.ID, "err", err)
 		}
 	}
 	if cur := b.latest(rec); cur != nil {
 		// Only those still waiting: a later move may have had its turn already.
-		b.ping(cur, slices.DeleteFunc(ping, func(s int) bool { return !slices.Contains(cur.Waiting, s) }))
+		b.ping(cur, slices.DeleteFunc(slices.Clone(out.Ping), func(s int) bool { return !slices.Contains(cur.Waiting, s) }))
 	} else if rec.PingMsg != "" {
 		b.s.ChannelMessageDelete(rec.Channel, rec.PingMsg) // the game is over: nobody's move
 	}
+	if out.Key != "" {
+		if err := b.db.Done(out); err != nil {
+			b.log.Warn("finish output", "game", rec.ID, "err", err)
+		}
+	}
+}
+
+// replayOutput carries out, after a restart, the output that moves
+// committed before the stop still owed.
+func (b *Bot) replayOutput() error {
+	owed, err := b.db.Pending()
+	if err != nil {
+		return err
+	}
+	for _, out := range owed {
+		b.lanes.push(outLane(out.Channel), func() {
+			b.guard("replay output", func() {
+				rec, g := b.stateAt(out)
+				b.publish(rec, g, out)
+			})
+		})
+	}
+	return nil
+}
+
+// stateAt finds the game a pending output belongs to, with its state if it
+// is still as that move left it.
+func (b *Bot) stateAt(out *store.Output) (*store.Game, games.Game) {
+	rec, err := b.db.Game(out.Channel)
+	if err != nil || rec == nil || rec.ID != out.Game {
+		e, err := b.db.Ended(out.Game)
+		if err != nil || e == nil || e.Final == nil {
+			return &store.Game{ID: out.Game, Channel: out.Channel}, nil
+		}
+		rec = e.Final
+	}
+	if rec.Version != out.Version {
+		return rec, nil
+	}
+	_, g, err := b.load(rec)
+	if err != nil {
+		b.log.Error("replay output", "game", rec.ID, "err", err)
+		return rec, nil
+	}
+	return rec, g
 }
 
 // still returns the record to draw rec's state with while that state is the
@@ -95,6 +140,10 @@ func (b *Bot) still(rec *store.Game) (*store.Game, bool) {
 // editTable puts m in the game's table message, posting a new one if
 // someone deleted it.
 func (b *Bot) editTable(rec *store.Game, m msg) {
+	if rec.TableMsg == "" {
+		b.postTable(rec, m) // a lobby whose first post was cut short
+		return
+	}
 	_, err := b.s.ChannelMessageEditComplex(m.edit(rec.Channel, rec.TableMsg))
 	if err == nil || !isUnknownMessage(err) {
 		if err != nil {
@@ -109,9 +158,13 @@ func (b *Bot) editTable(rec *store.Game, m msg) {
 		}
 		return
 	}
+	b.postTable(rec, m)
+}
+
+func (b *Bot) postTable(rec *store.Game, m msg) {
 	posted, err := b.s.ChannelMessageSendComplex(rec.Channel, m.send())
 	if err != nil {
-		b.log.Warn("repost table", "game", rec.ID, "err", err)
+		b.log.Warn("post table", "game", rec.ID, "err", err)
 		return
 	}
 	b.own(rec, posted, func(g *store.Game) { g.TableMsg = posted.ID })

@@ -94,3 +94,17 @@ type Tally struct {
 	Played int `json:"played"`
 	Won    int `json:"won"`
 }
+
+// Output is what a committed move still owes its channel: narration to post,
+// players to ping, hands and the table to redraw. It is saved with the move
+// and removed once done, so a crash in between does not lose it.
+type Output struct {
+	Key       string   `json:"-"`
+	Game      string   `json:"game"`
+	Channel   string   `json:"channel"`
+	Version   int      `json:"version"` // the move counter the move left
+	Story     []string `json:"story,omitempty"`
+	Ping      []int    `json:"ping,omitempty"`
+	Hands     []int    `json:"hands,omitempty"`
+	TableDone bool     `json:"table_done,omitempty"` // the answer already showed the table
+}

@@ -13,9 +13,10 @@ import (
 )
 
 var (
-	bucketGames = []byte("games") // channel id → running or lobby Game
-	bucketEnded = []byte("ended") // game id → Ended, so old buttons get a precise answer
-	bucketStats = []byte("stats") // guild id → Stats
+	bucketGames = []byte("games")  // channel id → running or lobby Game
+	bucketEnded = []byte("ended")  // game id → Ended, so old buttons get a precise answer
+	bucketStats = []byte("stats")  // guild id → Stats
+	bucketOut   = []byte("outbox") // channel/sequence → Output still owed
 )
 
 // Store is the bot's database.
@@ -33,7 +34,7 @@ func Open(path string) (*Store, error) {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
-		for _, b := range [][]byte{bucketGames, bucketEnded, bucketStats} {
+		for _, b := range [][]byte{bucketGames, bucketEnded, bucketStats, bucketOut} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}
@@ -78,27 +79,76 @@ func get[T any](s *Store, bucket []byte, key string) (*T, error) {
 // from the bot's output lane, which works beside the moves and must not be
 // undone by them.
 func (s *Store) Save(g *Game) error {
-	err := s.db.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketGames)
-		if v := b.Get([]byte(g.Channel)); v != nil {
-			var cur Game
-			if err := json.Unmarshal(v, &cur); err != nil {
-				return err
-			}
-			if cur.ID == g.ID {
-				g.TableMsg, g.PingMsg, g.RolePlay = cur.TableMsg, cur.PingMsg, cur.RolePlay
-			}
-		}
-		out, err := json.Marshal(g)
-		if err != nil {
-			return err
-		}
-		return b.Put([]byte(g.Channel), out)
-	})
-	if err != nil {
+	if err := s.db.Update(func(tx *bolt.Tx) error { return saveTx(tx, g) }); err != nil {
 		return fmt.Errorf("save game %s: %w", g.ID, err)
 	}
 	return nil
+}
+
+// Ending is how a game ended, for Commit.
+type Ending struct {
+	How     string
+	Results []PlayerResult
+}
+
+// Commit saves a move together with the output it owes the channel, in one
+// transaction, so a crash before that output is done leaves it pending; with
+// end set the game ends in the same transaction. It sets out.Key.
+func (s *Store) Commit(g *Game, out *Output, end *Ending) error {
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		var err error
+		if end != nil {
+			err = endTx(tx, g, end.How, end.Results)
+		} else {
+			err = saveTx(tx, g)
+		}
+		if err != nil || out == nil {
+			return err
+		}
+		return putOutput(tx, out)
+	})
+	if err != nil {
+		return fmt.Errorf("commit game %s: %w", g.ID, err)
+	}
+	return nil
+}
+
+// stored returns the channel's record if it is game id, and whether the
+// channel holds another game.
+func stored(b *bolt.Bucket, channel, id string) (cur *Game, other bool, err error) {
+	v := b.Get([]byte(channel))
+	if v == nil {
+		return nil, false, nil
+	}
+	cur = new(Game)
+	if err := json.Unmarshal(v, cur); err != nil {
+		return nil, false, err
+	}
+	if cur.ID != id {
+		return nil, true, nil
+	}
+	return cur, false, nil
+}
+
+// keepOwned copies what only Patch may change from the stored record.
+func keepOwned(g, cur *Game) {
+	g.TableMsg, g.PingMsg, g.RolePlay = cur.TableMsg, cur.PingMsg, cur.RolePlay
+}
+
+func saveTx(tx *bolt.Tx, g *Game) error {
+	b := tx.Bucket(bucketGames)
+	cur, _, err := stored(b, g.Channel, g.ID)
+	if err != nil {
+		return err
+	}
+	if cur != nil {
+		keepOwned(g, cur)
+	}
+	out, err := json.Marshal(g)
+	if err != nil {
+		return err
+	}
+	return b.Put([]byte(g.Channel), out)
 }
 
 // Patch changes a game's bookkeeping (message ids) in one transaction on
@@ -108,20 +158,13 @@ func (s *Store) Patch(channel, id string, f func(*Game)) (bool, error) {
 	found := false
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketGames)
-		v := b.Get([]byte(channel))
-		if v == nil {
-			return nil
-		}
-		var g Game
-		if err := json.Unmarshal(v, &g); err != nil {
+		g, _, err := stored(b, channel, id)
+		if err != nil || g == nil {
 			return err
 		}
-		if g.ID != id {
-			return nil
-		}
 		found = true
-		f(&g)
-		out, err := json.Marshal(&g)
+		f(g)
+		out, err := json.Marshal(g)
 		if err != nil {
 			return err
 		}
@@ -153,38 +196,81 @@ func (s *Store) Running() ([]*Game, error) {
 }
 
 // End closes a game in one transaction: it frees the channel, remembers how
-// the game ended, and adds its results (if any) to the server's stats.
+// the game ended, and adds its results (if any) to the server's stats. A
+// newer game in the channel is left alone.
 func (s *Store) End(g *Game, how string, results []PlayerResult) error {
+	if err := s.db.Update(func(tx *bolt.Tx) error { return endTx(tx, g, how, results) }); err != nil {
+		return fmt.Errorf("end game %s: %w", g.ID, err)
+	}
+	return nil
+}
+
+func endTx(tx *bolt.Tx, g *Game, how string, results []PlayerResult) error {
+	games := tx.Bucket(bucketGames)
+	cur, other, err := stored(games, g.Channel, g.ID)
+	if err != nil || other {
+		return err // another game has begun since
+	}
+	if cur != nil {
+		keepOwned(g, cur)
+	}
 	end, err := json.Marshal(Ended{ID: g.ID, Kind: g.Kind, Channel: g.Channel, How: how, Final: g})
 	if err != nil {
 		return err
 	}
-	err = s.db.Update(func(tx *bolt.Tx) error {
-		games := tx.Bucket(bucketGames)
-		if v := games.Get([]byte(g.Channel)); v != nil {
-			var cur Game
-			if err := json.Unmarshal(v, &cur); err != nil {
-				return err
-			}
-			if cur.ID != g.ID {
-				return nil // that game has already ended and another has begun
-			}
-		}
-		if err := games.Delete([]byte(g.Channel)); err != nil {
-			return err
-		}
-		if err := tx.Bucket(bucketEnded).Put([]byte(g.ID), end); err != nil {
-			return err
-		}
-		if len(results) == 0 {
-			return nil
-		}
-		return addResults(tx.Bucket(bucketStats), g.Guild, g.Kind, results)
-	})
+	if err := games.Delete([]byte(g.Channel)); err != nil {
+		return err
+	}
+	if err := tx.Bucket(bucketEnded).Put([]byte(g.ID), end); err != nil {
+		return err
+	}
+	if len(results) == 0 {
+		return nil
+	}
+	return addResults(tx.Bucket(bucketStats), g.Guild, g.Kind, results)
+}
+
+func putOutput(tx *bolt.Tx, out *Output) error {
+	b := tx.Bucket(bucketOut)
+	seq, err := b.NextSequence()
 	if err != nil {
-		return fmt.Errorf("end game %s: %w", g.ID, err)
+		return err
+	}
+	out.Key = fmt.Sprintf("%s/%020d", out.Channel, seq)
+	v, err := json.Marshal(out)
+	if err != nil {
+		return err
+	}
+	return b.Put([]byte(out.Key), v)
+}
+
+// Done removes output that has been carried out.
+func (s *Store) Done(out *Output) error {
+	err := s.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketOut).Delete([]byte(out.Key)) })
+	if err != nil {
+		return fmt.Errorf("finish output %s: %w", out.Key, err)
 	}
 	return nil
+}
+
+// Pending lists the output still owed, per channel in the order it was owed.
+func (s *Store) Pending() ([]*Output, error) {
+	var out []*Output
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketOut).ForEach(func(k, v []byte) error {
+			o := new(Output)
+			if err := json.Unmarshal(v, o); err != nil {
+				return err
+			}
+			o.Key = string(k)
+			out = append(out, o)
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list pending output: %w", err)
+	}
+	return out, nil
 }
 
 // Ended looks up a finished game by id; nil if unknown.

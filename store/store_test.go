@@ -123,6 +123,36 @@ func TestEndLeavesANewerGameAlone(t *testing.T) {
 	}
 }
 
+func TestOutputIsOwedUntilDone(t *testing.T) {
+	s, path := openTemp(t)
+	g := &Game{ID: "abc", Channel: "c1", Version: 1}
+	first := &Output{Game: "abc", Channel: "c1", Version: 1, Story: []string{"It begins."}}
+	if err := s.Commit(g, first, nil); err != nil {
+		t.Fatal(err)
+	}
+	g.Version = 2
+	last := &Output{Game: "abc", Channel: "c1", Version: 2, Story: []string{"It ends."}}
+	if err := s.Commit(g, last, &Ending{How: "finished"}); err != nil {
+		t.Fatal(err)
+	}
+	if e, _ := s.Ended("abc"); e == nil || e.Final.Version != 2 {
+		t.Fatalf("the ending was not committed with its output: %+v", e)
+	}
+	if err := s.Done(first); err != nil {
+		t.Fatal(err)
+	}
+	s.Close() // a crash before the last output was done
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	owed, err := s.Pending()
+	if err != nil || len(owed) != 1 || owed[0].Version != 2 || owed[0].Story[0] != "It ends." || owed[0].Key != last.Key {
+		t.Fatalf("pending after restart = %+v, %v", owed, err)
+	}
+}
+
 func TestSecondOpenIsRefusedClearly(t *testing.T) {
 	s, path := openTemp(t)
 	defer s.Close()
