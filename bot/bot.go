@@ -37,7 +37,7 @@ type Bot struct {
 const handTokenLife = 14 * time.Minute
 
 // ErrTokenRejected is returned when Discord does not accept the token.
-var ErrTokenRejected = errors.New("Discord rejected DISCORD_TOKEN: open your application at https://discord.com/developers/applications, " +
+var ErrTokenRejected = errors.New("DISCORD_TOKEN was rejected by Discord: open your application at https://discord.com/developers/applications, " +
 	"go to Bot, press Reset Token, and put the new token in .env as DISCORD_TOKEN=<token>")
 
 // New prepares a bot; Start connects it.
