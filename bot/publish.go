@@ -74,16 +74,23 @@ func (b *Bot) publish(rec *store.Game, g games.Game, out *store.Output) {
 			b.log.Warn("post narration", "game", rec.ID, "err", err)
 		}
 	}
+	var pinged *discordgo.Message
 	if cur := b.latest(rec); cur != nil {
 		// Only those still waiting: a later move may have had its turn already.
-		b.ping(cur, slices.DeleteFunc(slices.Clone(out.Ping), func(s int) bool { return !slices.Contains(cur.Waiting, s) }))
+		pinged = b.ping(cur, slices.DeleteFunc(slices.Clone(out.Ping), func(s int) bool { return !slices.Contains(cur.Waiting, s) }))
 	} else if rec.PingMsg != "" {
 		b.s.ChannelMessageDelete(rec.Channel, rec.PingMsg) // the game is over: nobody's move
 	}
-	if out.Key != "" {
-		if err := b.db.Done(out); err != nil {
-			b.log.Warn("finish output", "game", rec.ID, "err", err)
-		}
+	var record func(*store.Game)
+	if pinged != nil {
+		record = func(g *store.Game) { g.PingMsg = pinged.ID }
+	}
+	found, err := b.db.Done(out, record)
+	if err != nil {
+		b.log.Warn("finish output", "game", rec.ID, "err", err)
+	}
+	if pinged != nil && !found {
+		b.s.ChannelMessageDelete(pinged.ChannelID, pinged.ID) // the game ended meanwhile
 	}
 }
 
@@ -176,10 +183,11 @@ func isUnknownMessage(err error) bool {
 }
 
 // ping mentions the players who must act now, once per turn, replacing the
-// previous ping so the channel doesn't fill with them.
-func (b *Bot) ping(rec *store.Game, seats []int) {
+// previous ping so the channel doesn't fill with them. It returns the new
+// ping for the caller to record.
+func (b *Bot) ping(rec *store.Game, seats []int) *discordgo.Message {
 	if len(seats) == 0 {
-		return
+		return nil
 	}
 	if rec.PingMsg != "" {
 		b.s.ChannelMessageDelete(rec.Channel, rec.PingMsg)
@@ -197,9 +205,9 @@ func (b *Bot) ping(rec *store.Game, seats []int) {
 	m, err := b.s.ChannelMessageSendComplex(rec.Channel, send)
 	if err != nil {
 		b.log.Warn("ping", "game", rec.ID, "err", err)
-		return
+		return nil
 	}
-	b.own(rec, m, func(g *store.Game) { g.PingMsg = m.ID })
+	return m
 }
 
 // rememberHand keeps the token of the interaction that showed a player their

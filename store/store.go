@@ -158,23 +158,28 @@ func saveTx(tx *bolt.Tx, g *Game) error {
 func (s *Store) Patch(channel, id string, f func(*Game)) (bool, error) {
 	found := false
 	err := s.db.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketGames)
-		g, _, err := stored(b, channel, id)
-		if err != nil || g == nil {
-			return err
-		}
-		found = true
-		f(g)
-		out, err := json.Marshal(g)
-		if err != nil {
-			return err
-		}
-		return b.Put([]byte(channel), out)
+		var err error
+		found, err = patchTx(tx, channel, id, f)
+		return err
 	})
 	if err != nil {
 		return false, fmt.Errorf("update game %s: %w", id, err)
 	}
 	return found, nil
+}
+
+func patchTx(tx *bolt.Tx, channel, id string, f func(*Game)) (bool, error) {
+	b := tx.Bucket(bucketGames)
+	g, _, err := stored(b, channel, id)
+	if err != nil || g == nil {
+		return false, err
+	}
+	f(g)
+	out, err := json.Marshal(g)
+	if err != nil {
+		return false, err
+	}
+	return true, b.Put([]byte(channel), out)
 }
 
 // Running lists every game that is open (lobby or in play).
@@ -245,13 +250,28 @@ func putOutput(tx *bolt.Tx, out *Output) error {
 	return b.Put([]byte(out.Key), v)
 }
 
-// Done removes output that has been carried out.
-func (s *Store) Done(out *Output) error {
-	err := s.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketOut).Delete([]byte(out.Key)) })
+// Done removes output that has been carried out and, in the same
+// transaction, records what it changed on its game (f may be nil). It
+// reports whether the game was still open to record it on.
+func (s *Store) Done(out *Output, f func(*Game)) (bool, error) {
+	found := false
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		if out.Key != "" {
+			if err := tx.Bucket(bucketOut).Delete([]byte(out.Key)); err != nil {
+				return err
+			}
+		}
+		if f == nil {
+			return nil
+		}
+		var err error
+		found, err = patchTx(tx, out.Channel, out.Game, f)
+		return err
+	})
 	if err != nil {
-		return fmt.Errorf("finish output %s: %w", out.Key, err)
+		return false, fmt.Errorf("finish output of game %s: %w", out.Game, err)
 	}
-	return nil
+	return found, nil
 }
 
 // Pending lists the output still owed, per channel in the order it was owed.

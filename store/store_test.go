@@ -138,7 +138,7 @@ func TestOutputIsOwedUntilDone(t *testing.T) {
 	if e, _ := s.Ended("abc"); e == nil || e.Final.Version != 2 {
 		t.Fatalf("the ending was not committed with its output: %+v", e)
 	}
-	if err := s.Done(first); err != nil {
+	if _, err := s.Done(first, nil); err != nil {
 		t.Fatal(err)
 	}
 	s.Close() // a crash before the last output was done
