@@ -250,7 +250,7 @@ func TestOneButtonPerValue(t *testing.T) {
 	s = playing(t, "QD", "3C", "9H", "2H")
 	must(t, s, 0, VerbHand, "QD")
 	if b := s.Hand(1).Buttons[0]; b.Style != games.Secondary {
-		t.Errorf("a defence too weak to stop the attack is styled %v", b.Style)
+		t.Errorf("a defense too weak to stop the attack is styled %v", b.Style)
 	}
 }
 

@@ -6,8 +6,8 @@ const summary = `**Card Duel** — two players, one 52-card deck without jokers.
 **Building.** The deck is shuffled and each player gets 26 cards: their *pool*. In secret, each player chooses a *hand* from the pool worth **30 points or less** in total (option ` + "`hand_limit`" + `). Points: 2–10 as printed, J/Q/K 10, A 11 — points are also a card's strength. An empty hand is fine. Every card not chosen becomes that player's *deck*, shuffled face down. Locking in a hand is final; the duel starts once both have locked in.
 
 **Exchanges.** The host (the dealer) starts on offense. The attacker plays a card face up, from their hand or the top of their deck. The defender answers the same way.
-• Defence **worth as much or more** than the attack: the attack is stopped and the roles swap.
-• Defence worth less: the attack gets through. The attacker plays one more card (hand or deck top) as *damage*; it is laid in front of the defender and its points are the damage. The attacker keeps the offense.
+• A defense **worth as much or more** than the attack: the attack is stopped and the roles swap.
+• A defense worth less: the attack gets through. The attacker plays one more card (hand or deck top) as *damage*; it is laid in front of the defender and its points are the damage. The attacker keeps the offense.
 Then both exchange cards go to their owners' discard piles and the next exchange begins.
 
 **Winning.** Whoever has taken **22 or more** damage in total (option ` + "`life`" + `) falls, and the other player wins. Score = damage dealt to the opponent.

@@ -13,7 +13,7 @@ import (
 func (s *State) Table() games.View {
 	v := games.View{
 		Title:  fmt.Sprintf("Card Duel — %s vs %s", s.Names[0], s.Names[1]),
-		Footer: fmt.Sprintf("Life %d · hand limit %d · a defence equal to the attack stops it", s.Life, s.HandLimit),
+		Footer: fmt.Sprintf("Life %d · hand limit %d · a defense equal to the attack stops it", s.Life, s.HandLimit),
 	}
 	if s.Phase == PhaseBuild {
 		var lines []string

@@ -136,7 +136,7 @@ func (s *State) status(viewer int) string {
 		case viewer == cur && s.faceUp(cur) == 0:
 			b.WriteString("Nothing is left face up: roll anyway, for the story.")
 		case viewer == cur:
-			fmt.Fprintf(&b, "Choose a face-up advantage. You need a roll of at least %d and at most that advantage.", c.PipValue())
+			fmt.Fprintf(&b, "Choose a face-up advantage. You need a roll of at least %d and at most that advantage.", s.lowestWin(c))
 		default:
 			fmt.Fprintf(&b, "Waiting for %s to choose an advantage.", s.Players[cur])
 		}
