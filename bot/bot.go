@@ -116,6 +116,7 @@ func (b *Bot) Start() error {
 			return err
 		}
 	}
+	b.lanes.release() // events that came in meanwhile now run after that work
 	b.log.Info("bot ready", "commands_scope", scope(b.cfg.GuildID), "games", len(b.catalog))
 	return nil
 }

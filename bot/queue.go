@@ -11,12 +11,32 @@ type lanes struct {
 	pending int
 	closed  bool
 	queues  map[string][]func()
+	held    []heldJob // events that arrived before start-up work was queued
+	holding bool
 }
 
+type heldJob struct {
+	key string
+	job func()
+}
+
+// newLanes returns lanes that hold incoming events until release, so that
+// start-up work queued meanwhile runs first in each channel.
 func newLanes() *lanes {
-	l := &lanes{queues: map[string][]func(){}}
+	l := &lanes{queues: map[string][]func(){}, holding: true}
 	l.idle = sync.NewCond(&l.mu)
 	return l
+}
+
+// release lets held and future events run, in the order they arrived.
+func (l *lanes) release() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.holding = false
+	for _, h := range l.held {
+		l.pushLocked(h.key, h.job)
+	}
+	l.held = nil
 }
 
 // accept queues a job arriving from outside (a gateway event), unless the
@@ -24,7 +44,11 @@ func newLanes() *lanes {
 func (l *lanes) accept(key string, job func()) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if !l.closed {
+	switch {
+	case l.closed:
+	case l.holding:
+		l.held = append(l.held, heldJob{key, job})
+	default:
 		l.pushLocked(key, job)
 	}
 }

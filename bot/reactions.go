@@ -166,7 +166,7 @@ func (b *Bot) resyncReactions() error {
 			continue
 		}
 		messages := slices.Sorted(maps.Keys(rec.RolePlay))
-		b.lanes.accept(rec.Channel, func() {
+		b.lanes.push(rec.Channel, func() {
 			b.guard("recount", func() {
 				// The record may have moved on since the list was read.
 				if cur, _ := b.db.Game(rec.Channel); cur != nil && cur.ID == rec.ID {

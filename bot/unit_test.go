@@ -127,8 +127,22 @@ func TestConfigFromEnv(t *testing.T) {
 	}
 }
 
+func TestLanesHoldEventsUntilStartUpWorkIsQueued(t *testing.T) {
+	l := newLanes()
+	var order []string
+	l.accept("c", func() { order = append(order, "event") })
+	l.push("c", func() { order = append(order, "start-up") })
+	l.wait()
+	l.release()
+	l.wait()
+	if fmt.Sprint(order) != "[start-up event]" {
+		t.Fatalf("ran %v", order)
+	}
+}
+
 func TestLanesSerializePerKeyAndRunKeysInParallel(t *testing.T) {
 	l := newLanes()
+	l.release()
 	var order []int
 	block := make(chan struct{})
 	other := make(chan struct{})
