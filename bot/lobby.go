@@ -149,9 +149,12 @@ func (b *Bot) start(rec *store.Game, rules games.Rules) (reply, func()) {
 	if err != nil {
 		return b.oops(err), nil
 	}
+	after := func() { b.publish(rec, g, out) }
 	m, err := tableMsg(rec, g)
 	if err != nil {
-		return b.oops(err), nil
+		out.TableDone = false // the game has started; its output draws the table
+		b.log.Error("render table", "game", rec.ID, "err", err)
+		return tell("The game has started, but I couldn't draw the table here."), after
 	}
-	return update(m), func() { b.publish(rec, g, out) }
+	return update(m), after
 }

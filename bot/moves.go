@@ -87,27 +87,29 @@ func (b *Bot) onMove(i *discordgo.Interaction, id customID, text string) (reply,
 	if err != nil {
 		return b.refusalOr(err), nil
 	}
-	if fromEphemeral(i) {
-		rememberHand(rec, seat, i)
-	}
 	answer := shownTable
 	if fromEphemeral(i) {
+		rememberHand(rec, seat, i)
 		answer = shownHand
 	}
 	out, err := b.commit(rec, g, events, before, seat, answer)
 	if err != nil {
 		return b.oops(err), nil
 	}
+	after := func() { b.publish(rec, g, out) }
 	var m msg
-	if fromEphemeral(i) {
+	if answer == shownHand {
 		m, err = handMsg(rec, g, seat, "")
 	} else {
 		m, err = tableMsg(rec, g)
 	}
 	if err != nil {
-		return b.oops(err), nil
+		// The move stands; its output still goes out, with the table.
+		out.TableDone = false
+		b.log.Error("render answer", "game", rec.ID, "err", err)
+		return tell("Your move was made, but I couldn't draw it here. The table shows where the game stands."), after
 	}
-	return update(m), func() { b.publish(rec, g, out) }
+	return update(m), after
 }
 
 // onAsk opens the text box for a move that needs typed words.
