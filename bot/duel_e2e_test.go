@@ -270,6 +270,7 @@ func TestCommittedMoveIsShownAfterACrash(t *testing.T) {
 	rec.State, _ = games.Encode(g)
 	rec.Version++
 	rec.Waiting = []int{1}
+	rec.Seats[1].WaitingSince = rec.Version
 	out := &store.Output{Game: rec.ID, Channel: rec.Channel, Version: rec.Version, Story: []string{"A blade flashes."}, Ping: []int{1}}
 	if err := db.Commit(rec, out, nil); err != nil {
 		t.Fatal(err)

@@ -203,6 +203,7 @@ func (b *Bot) commit(rec *store.Game, g games.Game, events []games.Event, before
 	for _, s := range now {
 		if !slices.Contains(rec.Waiting, s) {
 			out.Ping = append(out.Ping, s)
+			rec.Seats[s].WaitingSince = rec.Version
 		}
 	}
 	rec.Waiting = now

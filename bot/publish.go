@@ -76,8 +76,11 @@ func (b *Bot) publish(rec *store.Game, g games.Game, out *store.Output) {
 	}
 	var pinged *discordgo.Message
 	if cur := b.latest(rec); cur != nil {
-		// Only those still waiting: a later move may have had its turn already.
-		pinged = b.ping(cur, slices.DeleteFunc(slices.Clone(out.Ping), func(s int) bool { return !slices.Contains(cur.Waiting, s) }))
+		// Only those still waiting for the turn this move gave them: a later
+		// move may have played it already, or begun another.
+		pinged = b.ping(cur, slices.DeleteFunc(slices.Clone(out.Ping), func(s int) bool {
+			return !slices.Contains(cur.Waiting, s) || cur.Seats[s].WaitingSince != out.Version
+		}))
 	} else if rec.PingMsg != "" {
 		b.s.ChannelMessageDelete(rec.Channel, rec.PingMsg) // the game is over: nobody's move
 	}

@@ -52,6 +52,9 @@ type Seat struct {
 	// click from their hand is out of date only if made on an older view,
 	// so one player's private choices never invalidate another's buttons.
 	ViewVersion int `json:"view_version,omitempty"`
+	// The move counter at which the game began waiting for this player: a
+	// ping owed by an older move is for a turn they have already played.
+	WaitingSince int `json:"waiting_since,omitempty"`
 }
 
 // SeatOf returns the user's seat, or -1.
