@@ -90,6 +90,9 @@ func TestCardDuelPlayedToTheEndAcrossARestart(t *testing.T) {
 	h := newHarness(t)
 	ann, bea, cy := h.fake.AddUser("Ann"), h.fake.AddUser("Bea"), h.fake.AddUser("Cy")
 	openDuel(t, h, ann, bea, fakediscord.Int("life", 15))
+	if text := h.table().Text(); !strings.Contains(text, "Life: **15**") || !strings.Contains(text, "Hand limit: **30**") {
+		t.Fatalf("the lobby does not show the options:\n%s", text)
+	}
 
 	mustRefuse(t, bea.Click(h.table(), h.table().ButtonID("Start")), "Only the host")
 	r := ann.Click(h.table(), h.table().ButtonID("Start"))

@@ -47,8 +47,9 @@ func (b *Bot) cmdTable(i *discordgo.Interaction) (reply, func()) {
 			b.amend(i, "I couldn't post the table here. Please check that I may send messages in this channel.")
 			return
 		}
-		b.own(cur, posted, func(g *store.Game) { g.TableMsg = posted.ID })
-		b.s.ChannelMessageDelete(cur.Channel, cur.TableMsg)
+		if b.own(cur, posted, func(g *store.Game) { g.TableMsg = posted.ID }) {
+			b.s.ChannelMessageDelete(cur.Channel, cur.TableMsg)
+		}
 	}
 	return tell("The table is coming to the bottom of the channel."), repost
 }
@@ -64,26 +65,11 @@ func (b *Bot) cmdEnd(i *discordgo.Interaction) (reply, func()) {
 	if user != rec.Host && !canManage(i) {
 		return tell("Only the host, %s, or someone with Manage Channel can end this game.", rec.Seats[0].Name), nil
 	}
-	m, _, err := b.currentTable(rec)
-	if err != nil {
+	out := &store.Output{Game: rec.ID, Channel: rec.Channel, Version: rec.Version, Closed: fmt.Sprintf("This game was ended by %s.", name)}
+	if err := b.db.Commit(rec, out, &store.Ending{How: "been ended by " + name}); err != nil {
 		return b.oops(err), nil
 	}
-	if err := b.db.End(rec, "been ended by "+name, nil); err != nil {
-		return b.oops(err), nil
-	}
-	m.components = nil
-	m.content = fmt.Sprintf("This game was ended by %s.", name)
-	after := func() {
-		if rec.TableMsg == "" {
-			return // a lobby ended before it was posted
-		}
-		if _, err := b.s.ChannelMessageEditComplex(m.edit(rec.Channel, rec.TableMsg)); err != nil {
-			b.log.Warn("close table", "game", rec.ID, "err", err)
-		}
-		if rec.PingMsg != "" {
-			b.s.ChannelMessageDelete(rec.Channel, rec.PingMsg)
-		}
-	}
+	after := func() { b.publish(rec, nil, out) }
 	return public(textMsg("%s ended the game of %s. The channel is free for a new one.", name, rules.Name)), after
 }
 
@@ -174,29 +160,20 @@ func (b *Bot) cmdSay(i *discordgo.Interaction, opts []*discordgo.ApplicationComm
 	}
 	if character != "" {
 		rec.Seats[seat].Character = character
-		if err := b.db.Save(rec); err != nil {
-			return b.oops(err), nil
-		}
 	}
 	s := rec.Seats[seat]
 	speaker := fmt.Sprintf("**%s**", s.Name)
 	if s.Character != "" {
 		speaker = fmt.Sprintf("**%s** (%s)", s.Character, s.Name)
 	}
-	post := func() {
-		posted, err := b.s.ChannelMessageSendComplex(rec.Channel, textMsg("🎭 %s: %s", speaker, line).send())
-		if err != nil {
-			b.log.Warn("post role-play line", "game", rec.ID, "err", err)
-			b.amend(i, "I couldn't post your line here. Please check that I may send messages in this channel.")
-			return
-		}
-		b.patch(rec, func(g *store.Game) {
-			if g.RolePlay == nil {
-				g.RolePlay = map[string]int{}
-			}
-			g.RolePlay[posted.ID] = seat
-		})
+	// Committed as owed output, so a line is posted and recorded even if
+	// the bot stops in between.
+	out := &store.Output{Game: rec.ID, Channel: rec.Channel, Version: rec.Version,
+		Line: &store.Line{Seat: seat, Text: fmt.Sprintf("🎭 %s: %s", speaker, line)}}
+	if err := b.db.Commit(rec, out, nil); err != nil {
+		return b.oops(err), nil
 	}
+	post := func() { b.publish(rec, nil, out) }
 	if !rg.RolePlay() {
 		return tell("Your line is going into the channel."), post
 	}

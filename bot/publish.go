@@ -43,10 +43,12 @@ func (b *Bot) patch(rec *store.Game, f func(*store.Game)) bool {
 
 // own records the id of a message just posted for a game, or deletes the
 // message if the game ended while it was being posted.
-func (b *Bot) own(rec *store.Game, posted *discordgo.Message, f func(*store.Game)) {
+func (b *Bot) own(rec *store.Game, posted *discordgo.Message, f func(*store.Game)) bool {
 	if !b.patch(rec, f) {
 		b.s.ChannelMessageDelete(posted.ChannelID, posted.ID)
+		return false
 	}
+	return true
 }
 
 // publish carries out the output a committed change owes its channel. rec
@@ -55,7 +57,12 @@ func (b *Bot) own(rec *store.Game, posted *discordgo.Message, f func(*store.Game
 // change is saved (that change's own output draws them), and before the
 // narration, whose posting may wait on Discord's rate limit.
 func (b *Bot) publish(rec *store.Game, g games.Game, out *store.Output) {
-	if g != nil {
+	var record []func(*store.Game) // what to note on the game as the output is done
+	var posted []*discordgo.Message
+	switch {
+	case out.Closed != "":
+		b.closeTable(rec, out.Closed)
+	case g != nil:
 		if cur, ok := b.still(rec); ok {
 			if !out.TableDone {
 				if m, err := tableMsg(cur, g); err != nil {
@@ -69,32 +76,68 @@ func (b *Bot) publish(rec *store.Game, g games.Game, out *store.Output) {
 			}
 		}
 	}
+	if out.Line != nil {
+		if m, err := b.s.ChannelMessageSendComplex(rec.Channel, textMsg("%s", out.Line.Text).send()); err != nil {
+			b.log.Warn("post role-play line", "game", rec.ID, "err", err)
+		} else {
+			seat := out.Line.Seat
+			record = append(record, func(g *store.Game) {
+				if g.RolePlay == nil {
+					g.RolePlay = map[string]int{}
+				}
+				g.RolePlay[m.ID] = seat
+			})
+		}
+	}
 	for _, text := range out.Story {
 		if _, err := b.s.ChannelMessageSendComplex(rec.Channel, textMsg("%s", text).send()); err != nil {
 			b.log.Warn("post narration", "game", rec.ID, "err", err)
 		}
 	}
-	var pinged *discordgo.Message
 	if cur := b.latest(rec); cur != nil {
 		// Only those still waiting for the turn this move gave them: a later
 		// move may have played it already, or begun another.
-		pinged = b.ping(cur, slices.DeleteFunc(slices.Clone(out.Ping), func(s int) bool {
+		pinged := b.ping(cur, slices.DeleteFunc(slices.Clone(out.Ping), func(s int) bool {
 			return !slices.Contains(cur.Waiting, s) || cur.Seats[s].WaitingSince != out.Version
 		}))
+		if pinged != nil {
+			posted = append(posted, pinged)
+			record = append(record, func(g *store.Game) { g.PingMsg = pinged.ID })
+		}
 	} else if rec.PingMsg != "" {
 		b.s.ChannelMessageDelete(rec.Channel, rec.PingMsg) // the game is over: nobody's move
 	}
-	var record func(*store.Game)
-	if pinged != nil {
-		record = func(g *store.Game) { g.PingMsg = pinged.ID }
+	var note func(*store.Game)
+	if len(record) > 0 {
+		note = func(g *store.Game) {
+			for _, f := range record {
+				f(g)
+			}
+		}
 	}
-	found, err := b.db.Done(out, record)
+	found, err := b.db.Done(out, note)
 	if err != nil {
 		b.log.Warn("finish output", "game", rec.ID, "err", err)
 	}
-	if pinged != nil && !found {
-		b.s.ChannelMessageDelete(pinged.ChannelID, pinged.ID) // the game ended meanwhile
+	if !found {
+		for _, m := range posted {
+			b.s.ChannelMessageDelete(m.ChannelID, m.ID) // the game ended meanwhile
+		}
 	}
+}
+
+// closeTable leaves an ended game's table with a note and no controls.
+func (b *Bot) closeTable(rec *store.Game, note string) {
+	if rec.TableMsg == "" {
+		return // a lobby ended before it was ever posted
+	}
+	m, _, err := b.currentTable(rec)
+	if err != nil {
+		b.log.Error("render table", "game", rec.ID, "err", err)
+		return
+	}
+	m.components, m.content = nil, note
+	b.editTable(rec, m)
 }
 
 // replayOutput carries out, after a restart, the output that moves
@@ -126,7 +169,7 @@ func (b *Bot) stateAt(out *store.Output) (*store.Game, games.Game) {
 		}
 		rec = e.Final
 	}
-	if rec.Version != out.Version {
+	if rec.Version != out.Version || rec.Status == store.Lobby {
 		return rec, nil
 	}
 	_, g, err := b.load(rec)
@@ -171,13 +214,15 @@ func (b *Bot) editTable(rec *store.Game, m msg) {
 	b.postTable(rec, m)
 }
 
+// postTable posts a table anew. It stays even if the game has ended: it
+// may be the only place its final state is shown.
 func (b *Bot) postTable(rec *store.Game, m msg) {
 	posted, err := b.s.ChannelMessageSendComplex(rec.Channel, m.send())
 	if err != nil {
 		b.log.Warn("post table", "game", rec.ID, "err", err)
 		return
 	}
-	b.own(rec, posted, func(g *store.Game) { g.TableMsg = posted.ID })
+	b.patch(rec, func(g *store.Game) { g.TableMsg = posted.ID })
 }
 
 func isUnknownMessage(err error) bool {
@@ -257,6 +302,10 @@ func (b *Bot) refreshTables() error {
 	for _, rec := range recs {
 		b.lanes.push(outLane(rec.Channel), func() {
 			b.guard("refresh table", func() {
+				rec := b.latest(rec) // as it is when the redraw runs
+				if rec == nil {
+					return
+				}
 				if m, _, err := b.currentTable(rec); err != nil {
 					b.log.Error("render table", "game", rec.ID, "err", err)
 				} else {

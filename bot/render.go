@@ -257,7 +257,11 @@ func optionSummary(r games.Rules, opts map[string]int) string {
 		if o.Kind == games.BoolOption {
 			val = map[bool]string{true: "on", false: "off"}[v == 1]
 		}
-		lines = append(lines, fmt.Sprintf("%s: **%s**", o.Name, val))
+		label := o.Label
+		if label == "" {
+			label = o.Name
+		}
+		lines = append(lines, fmt.Sprintf("%s: **%s**", label, val))
 	}
 	return strings.Join(lines, "\n")
 }
@@ -288,7 +292,8 @@ func tableMsg(rec *store.Game, g games.Game) (msg, error) {
 // handMsg is one seat's private view with its controls.
 func handMsg(rec *store.Game, g games.Game, seat int, note string) (msg, error) {
 	v := g.Hand(seat)
-	m := msg{content: clip(note, maxContent), embeds: []*discordgo.MessageEmbed{embed(v, fmt.Sprintf("only you can see this · move %d", rec.Version))}}
+	// No move counter: it would show when other players act in private.
+	m := msg{content: clip(note, maxContent), embeds: []*discordgo.MessageEmbed{embed(v, "only you can see this")}}
 	if g.Over() {
 		return m, nil
 	}

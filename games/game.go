@@ -47,6 +47,7 @@ const (
 // Option is a variant a host may set when opening a game.
 type Option struct {
 	Name        string // lower-case slash-command option name
+	Label       string // how the lobby names it, e.g. "Hand limit"
 	Description string
 	Kind        OptionKind
 	Default     int

@@ -110,4 +110,12 @@ type Output struct {
 	Ping      []int    `json:"ping,omitempty"`
 	Hands     []int    `json:"hands,omitempty"`
 	TableDone bool     `json:"table_done,omitempty"` // the answer already showed the table
+	Closed    string   `json:"closed,omitempty"`     // the game was ended early: leave the table with this note and no controls
+	Line      *Line    `json:"line,omitempty"`       // a role-play line to post
+}
+
+// Line is a player's in-character line, as /say posts it.
+type Line struct {
+	Seat int    `json:"seat"`
+	Text string `json:"text"` // the whole message, attribution included
 }

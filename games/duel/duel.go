@@ -60,9 +60,9 @@ var Rules = games.Rules{
 	MinPlayers: 2,
 	MaxPlayers: 2,
 	Options: []games.Option{
-		{Name: OptHandLimit, Description: "Most points a hand may be worth when it is built (default 30)",
+		{Name: OptHandLimit, Label: "Hand limit", Description: "Most points a hand may be worth when it is built (default 30)",
 			Kind: games.IntOption, Default: DefaultHandLimit, Min: minHandLimit, Max: maxHandLimit},
-		{Name: OptLife, Description: "Damage that kills a player (default 22)",
+		{Name: OptLife, Label: "Life", Description: "Damage that kills a player (default 22)",
 			Kind: games.IntOption, Default: DefaultLife, Min: minLife, Max: maxLife},
 	},
 	Summary: summary,

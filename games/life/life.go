@@ -26,11 +26,11 @@ const (
 )
 
 var options = []games.Option{
-	{Name: "roleplay", Description: "Role-play markers: 3 each, awarded with 🎭 reactions, counted in the score",
+	{Name: "roleplay", Label: "Role-play markers", Description: "Role-play markers: 3 each, awarded with 🎭 reactions, counted in the score",
 		Kind: games.BoolOption, Default: 1},
-	{Name: "snake_eyes", Description: "Advanced: rolling snake eyes (1+1) kills your character on the spot",
+	{Name: "snake_eyes", Label: "Snake eyes kill", Description: "Advanced: rolling snake eyes (1+1) kills your character on the spot",
 		Kind: games.BoolOption, Default: 0},
-	{Name: "swap", Description: "Advanced: each player may swap their Romance and Career rounds before Romance",
+	{Name: "swap", Label: "Romance/Career swap", Description: "Advanced: each player may swap their Romance and Career rounds before Romance",
 		Kind: games.BoolOption, Default: 0},
 }
 
