@@ -18,7 +18,7 @@ func (b *Bot) onInteraction(i *discordgo.Interaction) {
 		b.log.Warn("answer interaction", "type", i.Type.String(), "err", err)
 	}
 	if after != nil {
-		b.lanes.push(outLane(i.ChannelID), func() { b.guard("publish", after) })
+		b.output(i.ChannelID, "publish", after)
 	}
 }
 

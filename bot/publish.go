@@ -22,6 +22,11 @@ import (
 // they are now and write them back with Patch, never with a whole record.
 func outLane(channel string) string { return "out:" + channel }
 
+// output queues work in a channel's output lane.
+func (b *Bot) output(channel, what string, f func()) {
+	b.lanes.push(outLane(channel), func() { b.guard(what, f) })
+}
+
 // latest returns the stored record of rec's game, or nil once it has ended.
 func (b *Bot) latest(rec *store.Game) *store.Game {
 	cur, err := b.db.Game(rec.Channel)
@@ -148,11 +153,9 @@ func (b *Bot) replayOutput() error {
 		return err
 	}
 	for _, out := range owed {
-		b.lanes.push(outLane(out.Channel), func() {
-			b.guard("replay output", func() {
-				rec, g := b.stateAt(out)
-				b.publish(rec, g, out)
-			})
+		b.output(out.Channel, "replay output", func() {
+			rec, g := b.stateAt(out)
+			b.publish(rec, g, out)
 		})
 	}
 	return nil
@@ -300,18 +303,16 @@ func (b *Bot) refreshTables() error {
 		return err
 	}
 	for _, rec := range recs {
-		b.lanes.push(outLane(rec.Channel), func() {
-			b.guard("refresh table", func() {
-				rec := b.latest(rec) // as it is when the redraw runs
-				if rec == nil {
-					return
-				}
-				if m, _, err := b.currentTable(rec); err != nil {
-					b.log.Error("render table", "game", rec.ID, "err", err)
-				} else {
-					b.editTable(rec, m)
-				}
-			})
+		b.output(rec.Channel, "refresh table", func() {
+			rec := b.latest(rec) // as it is when the redraw runs
+			if rec == nil {
+				return
+			}
+			if m, _, err := b.currentTable(rec); err != nil {
+				b.log.Error("render table", "game", rec.ID, "err", err)
+			} else {
+				b.editTable(rec, m)
+			}
 		})
 	}
 	return nil

@@ -82,7 +82,7 @@ func (b *Bot) react(rec *store.Game, message, user string, add bool) error {
 	// Markers show on the table and in every hand; no narration, so
 	// nothing is owed if this output is lost: start-up redraws the table.
 	out := &store.Output{Game: rec.ID, Channel: rec.Channel, Version: rec.Version, Hands: allSeats(rec)}
-	b.lanes.push(outLane(rec.Channel), func() { b.guard("publish", func() { b.publish(rec, g, out) }) })
+	b.output(rec.Channel, "publish", func() { b.publish(rec, g, out) })
 	return nil
 }
 
