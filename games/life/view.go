@@ -177,7 +177,7 @@ func (s *State) fieldName(seat int) string {
 	if seat == 0 {
 		name += " (dealer)"
 	}
-	return fmt.Sprintf("%s — %d pts", name, s.Score(seat))
+	return fmt.Sprintf("%s — %s", name, plural(s.Score(seat), "pt"))
 }
 
 // board shows a seat's six advantages, score and markers.
