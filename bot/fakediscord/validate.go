@@ -91,6 +91,13 @@ func (e *formErrors) lenBetween(path, s string, min, max int) {
 	}
 }
 
+// between records Discord's answer to a number outside [min, max].
+func (e *formErrors) between(path string, v, min, max int) {
+	if v < min || v > max {
+		e.add(path, "NUMBER_TYPE_MAX", "Must be between %d and %d.", min, max)
+	}
+}
+
 func (e *formErrors) unsupported(path, what string) {
 	e.add(path, "FAKEDISCORD_UNSUPPORTED", "fakediscord does not model %s", what)
 }
@@ -340,12 +347,8 @@ func checkSelect(c *component, p string, errs *formErrors) {
 	if c.MaxValues != nil {
 		max = *c.MaxValues
 	}
-	if min < 0 || min > 25 {
-		errs.add(at(p, "min_values"), "NUMBER_TYPE_MAX", "Must be between 0 and 25.")
-	}
-	if max < 1 || max > 25 {
-		errs.add(at(p, "max_values"), "NUMBER_TYPE_MAX", "Must be between 1 and 25.")
-	}
+	errs.between(at(p, "min_values"), min, 0, 25)
+	errs.between(at(p, "max_values"), max, 1, 25)
 	if min > max {
 		errs.add(at(p, "min_values"), "SELECT_COMPONENT_MIN_VALUES_TOO_LARGE", "min_values must be less than or equal to max_values")
 	}
@@ -418,12 +421,8 @@ func checkTextInput(c *component, p string, errs *formErrors) {
 	errs.lenBetween(at(p, "custom_id"), c.CustomID, 1, 100)
 	errs.lenBetween(at(p, "label"), c.Label, 1, 45)
 	min, max := textLimits(c)
-	if min < 0 || min > 4000 {
-		errs.add(at(p, "min_length"), "NUMBER_TYPE_MAX", "Must be between 0 and 4000.")
-	}
-	if max < 1 || max > 4000 {
-		errs.add(at(p, "max_length"), "NUMBER_TYPE_MAX", "Must be between 1 and 4000.")
-	}
+	errs.between(at(p, "min_length"), min, 0, 4000)
+	errs.between(at(p, "max_length"), max, 1, 4000)
 	if min > max {
 		errs.add(at(p, "min_length"), "TEXT_INPUT_MIN_LENGTH_TOO_LARGE", "min_length must be less than or equal to max_length")
 	}
