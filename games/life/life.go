@@ -309,40 +309,31 @@ func (s *State) Apply(seat int, a games.Action) ([]games.Event, error) {
 	if s.Phase == phaseOver {
 		return nil, games.Refuse("The game is over.")
 	}
+	n, known := verbArgs[a.Verb]
+	if !known {
+		return nil, games.Refuse("That isn't a move in this game.")
+	}
+	if err := wantArgs(a, n); err != nil {
+		return nil, err
+	}
 	switch a.Verb {
 	case "begin":
-		if err := wantArgs(a, 0); err != nil {
-			return nil, err
-		}
 		return s.begin(seat)
 	case "use":
-		if err := wantArgs(a, 1); err != nil {
-			return nil, err
-		}
 		return s.use(seat, a.Arg(0))
 	case "roll":
-		if err := wantArgs(a, 0); err != nil {
-			return nil, err
-		}
 		return s.rollBare(seat)
 	case "replace":
-		if err := wantArgs(a, 1); err != nil {
-			return nil, err
-		}
 		return s.replace(seat, a.Arg(0))
 	case "keep":
-		if err := wantArgs(a, 0); err != nil {
-			return nil, err
-		}
 		return s.keep(seat)
-	case "swap":
-		if err := wantArgs(a, 0); err != nil {
-			return nil, err
-		}
+	default: // "swap"
 		return s.swap(seat)
 	}
-	return nil, games.Refuse("That isn't a move in this game.")
 }
+
+// verbArgs is every move and how many arguments it takes.
+var verbArgs = map[string]int{"begin": 0, "use": 1, "roll": 0, "replace": 1, "keep": 0, "swap": 0}
 
 func wantArgs(a games.Action, n int) error {
 	if len(a.Args) != n {
