@@ -140,19 +140,26 @@ func Remove(cs []Card, c Card) ([]Card, bool) {
 	return cs, false
 }
 
-// Pile is a draw pile with its discard pile: drawing from an empty pile
-// reshuffles the discards (the common ruling), and reports whether it did.
-type Pile struct {
-	Draw    []Card // top is the last element
-	Discard []Card
+// Pile is a draw pile with its discard pile, for any kind of card (a
+// game-specific deck defines its own card type with a stable code). Drawing
+// from an empty pile reshuffles the discards (the common ruling).
+type Pile[C any] struct {
+	Draw    []C // top is the last element
+	Discard []C
+}
+
+// NewPile shuffles a deck into a draw pile.
+func NewPile[C any](r *RNG, deck []C) Pile[C] {
+	Shuffle(r, deck)
+	return Pile[C]{Draw: deck}
 }
 
 // Take draws the top card, reshuffling the discards into the pile first when
 // it is empty. ok is false when both are empty.
-func (p *Pile) Take(r *RNG) (c Card, reshuffled, ok bool) {
+func (p *Pile[C]) Take(r *RNG) (c C, reshuffled, ok bool) {
 	if len(p.Draw) == 0 {
 		if len(p.Discard) == 0 {
-			return Card{}, false, false
+			return c, false, false
 		}
 		p.Draw, p.Discard = p.Discard, nil
 		Shuffle(r, p.Draw)
@@ -161,4 +168,31 @@ func (p *Pile) Take(r *RNG) (c Card, reshuffled, ok bool) {
 	c = p.Draw[len(p.Draw)-1]
 	p.Draw = p.Draw[:len(p.Draw)-1]
 	return c, reshuffled, true
+}
+
+// Deal takes n cards (fewer if the piles run dry).
+func (p *Pile[C]) Deal(r *RNG, n int) []C {
+	out := make([]C, 0, n)
+	for range n {
+		c, _, ok := p.Take(r)
+		if !ok {
+			break
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// CodeJSON stores a card type as its code: a game-specific card type
+// implements MarshalJSON/UnmarshalJSON with these two helpers.
+func CodeJSON(code string) ([]byte, error) { return json.Marshal(code) }
+
+// ParseCodeJSON reads a code written by CodeJSON and parses it.
+func ParseCodeJSON[C any](b []byte, parse func(string) (C, error)) (C, error) {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		var zero C
+		return zero, err
+	}
+	return parse(s)
 }

@@ -1,11 +1,13 @@
 // Package games holds what every game shares: the contract the bot drives a
-// game through, seeded randomness, and playing cards. Game packages import it;
+// game through, seeded randomness, cards and decks. Game packages import it;
 // it imports nothing from the bot, the store or Discord.
 package games
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"time"
 )
 
 // Setup is everything a game needs to start. Seat 0 is the host: the dealer,
@@ -26,14 +28,21 @@ func (s Setup) Opt(name string, def int) int {
 
 // Rules describes one game and creates instances of it.
 type Rules struct {
-	ID         string // short and stable: stored with every game and shown in /game new
+	ID         string // short and stable: stored with every game, the /game new subcommand
 	Name       string
-	MinPlayers int
+	Blurb      string // one line for /game new's description (≤ 100 characters)
+	MinPlayers int    // seats at the start, the GM included
 	MaxPlayers int
-	Options    []Option
-	Summary    string // the rules in our own words, with the rulings: what /rules shows
-	New        func(Setup) (Game, error)
-	Load       func([]byte) (Game, error)
+	// GM: seat 0 runs the game and is not a competitor: never a winner or
+	// loser in the results.
+	GM bool
+	// Version of the state's encoding. Load refuses any other version; bump
+	// it (and migrate) whenever a saved state would read differently.
+	Version int
+	Options []Option
+	Summary string // the rules in our own words, with the rulings: what /rules shows
+	New     func(Setup) (Game, error)
+	Load    func([]byte) (Game, error)
 }
 
 // OptionKind says how an option is typed in /game new.
@@ -87,11 +96,18 @@ func (r Rules) option(name string) *Option {
 	return nil
 }
 
+// Seats with a special meaning where a seat number is expected.
+const (
+	Spectator = -1 // someone without a seat: a reaction, or a button on a game's own message
+	Clock     = -2 // a deadline firing (Timer.Seat)
+)
+
 // Game is one running instance. Apply mutates the receiver; the bot always
 // works on a freshly loaded copy and discards it when Apply refuses, so a
 // refused action never leaves a half-applied state behind.
 type Game interface {
-	// Apply validates and performs one action by the player in seat.
+	// Apply validates and performs one action by the player in seat (or
+	// Spectator, for buttons on the game's own messages, or Clock).
 	// A *Refusal error carries the sentence the player reads.
 	Apply(seat int, a Action) ([]Event, error)
 	// ToAct lists the seats the game is waiting for, for pings and "whose turn".
@@ -101,16 +117,49 @@ type Game interface {
 	// the controls for that seat's legal moves.
 	Table() View
 	Hand(seat int) View
-	// Results is meaningful once Over: one entry per seat.
+	// Results is meaningful once Over: one entry per competing seat.
 	Results() []Result
 }
 
-// Reactive is implemented by games where players speak in character and
-// may reward each other's lines with reactions. ref identifies the message.
-type Reactive interface {
-	// RolePlay reports whether reactions count (the role-play option is on).
-	RolePlay() bool
-	React(from, to int, ref string, add bool) ([]Event, error)
+// Talker is implemented by games where players speak in character with
+// /say. The game returns the message to post (an Event with a Ref, and the
+// Emoji that count on it) and remembers whose line it is.
+type Talker interface {
+	Say(seat int, speaker, line string) ([]Event, error)
+}
+
+// Reactor is implemented by games that count reactions on their own
+// messages. seat is Spectator for someone without a seat. The bot delivers
+// each user's reaction once while it stands, and its removal once.
+type Reactor interface {
+	React(seat int, ref, emoji string, add bool) ([]Event, error)
+}
+
+// Joiner is implemented by games that seat people while they run (a
+// campaign). Join returns the new seat, always the next index; seats are
+// never renumbered, so Leave only marks a seat as gone.
+type Joiner interface {
+	Join(name string) (seat int, events []Event, err error)
+	Leave(seat int) ([]Event, error)
+}
+
+// Timed is implemented by games with deadlines. The bot keeps each listed
+// timer from the first time it is listed, fires it once at that moment plus
+// Delay (also across restarts), and forgets it once the game stops listing
+// it. The rules never read a clock: a firing is just an action.
+type Timed interface {
+	Timers() []Timer
+}
+
+// Timer is one deadline: at Delay after it was first listed, Action is
+// applied for Seat (Clock if it is nobody's move), or with Remind set the
+// seat is only reminded that it is their move.
+type Timer struct {
+	Key    string // stable while the timer stands; a new key is a new timer
+	Delay  time.Duration
+	Seat   int
+	Action Action
+	Remind bool
 }
 
 // Result is one seat's outcome.
@@ -121,10 +170,17 @@ type Result struct {
 }
 
 // Event is something that happened, in words for the table. Story events
-// are also posted in the channel as narration.
+// are also posted in the channel as narration. An event with a Ref is a
+// message the game owns: the bot posts it the first time the Ref is seen
+// and edits that message when a later event carries the same Ref; Emoji are
+// the reactions that reach the game's React on it, and Buttons (actions
+// anyone may click, judged by the game) are shown under it.
 type Event struct {
-	Text  string
-	Story bool
+	Text    string
+	Story   bool
+	Ref     string   `json:",omitempty"`
+	Emoji   []string `json:",omitempty"`
+	Buttons []Button `json:",omitempty"`
 }
 
 // Say makes a plain table event.
@@ -149,12 +205,15 @@ func Refuse(format string, args ...any) error {
 func Encode(g Game) ([]byte, error) { return json.Marshal(g) }
 
 // LoadJSON decodes into a fresh T; game packages use it as their Rules.Load.
+// A field the state no longer has is an error, never silently dropped.
 func LoadJSON[T any, P interface {
 	*T
 	Game
 }](data []byte) (Game, error) {
 	var v T
-	if err := json.Unmarshal(data, &v); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil {
 		return nil, err
 	}
 	return P(&v), nil

@@ -80,7 +80,7 @@ func TestRNGStateSurvivesJSON(t *testing.T) {
 
 func TestPileReshufflesDiscards(t *testing.T) {
 	r := NewRNG(1)
-	p := Pile{Draw: []Card{{Rank: 2}}, Discard: []Card{{Rank: 3}, {Rank: 4}}}
+	p := Pile[Card]{Draw: []Card{{Rank: 2}}, Discard: []Card{{Rank: 3}, {Rank: 4}}}
 	if c, re, ok := p.Take(&r); !ok || re || c.Rank != 2 {
 		t.Fatalf("first take = %v %v %v", c, re, ok)
 	}

@@ -68,6 +68,8 @@ var Rules = games.Rules{
 	Summary: summary,
 	New:     New,
 	Load:    games.LoadJSON[State],
+	Version: 1,
+	Blurb:   "Two players build a secret hand, then trade attacks until one takes too much damage",
 }
 
 // Player is one side of the duel. Piles keep their top card last.

@@ -17,6 +17,8 @@ var Rules = games.Rules{
 	Summary:    summary,
 	New:        New,
 	Load:       games.LoadJSON[State],
+	Version:    1,
+	Blurb:      "A whole life in six rounds of cards and dice, told in the channel",
 }
 
 const (
@@ -121,7 +123,7 @@ type State struct {
 	SwapRule  bool
 
 	RNG       games.RNG
-	Pile      games.Pile
+	Pile      games.Pile[games.Card]
 	Boards    [][6]Slot
 	Start     [][6]games.Card // each character's starting advantages
 	Phase     string
@@ -132,6 +134,7 @@ type State struct {
 	Swapped []bool // Romance and Career swapped for this seat
 	DiedIn  []int  // stage index of death, -1 while alive
 
+	Lines   map[string]int   // the players' /say lines: ref → author
 	Awards  map[string]Award // keyed by awardKey(ref, from)
 	History [][]Chapter
 	Last    string // the latest outcome, for the table

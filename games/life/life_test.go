@@ -378,7 +378,7 @@ func TestEmptyDrawPileReshufflesTheDiscards(t *testing.T) {
 
 func TestNothingToDrawSkipsTheChallenge(t *testing.T) {
 	st := newGame(t, 2, noRP, 3)
-	st.Pile = games.Pile{}
+	st.Pile = games.Pile[games.Card]{}
 	ev := apply(t, st, 0, "begin")
 	if !st.Over() {
 		t.Fatal("with nothing to draw every challenge is skipped and the game ends")

@@ -153,8 +153,9 @@ func TestRandomGames(t *testing.T) {
 				from, to := chooser.Intn(n+1)-1, chooser.Intn(n)
 				ref := fmt.Sprintf("msg%d", chooser.Intn(6))
 				add := chooser.Intn(3) > 0
+				lineBy(st, ref, to)
 				before := encode(t, st)
-				_, err := st.React(from, to, ref, add)
+				_, err := st.React(from, ref, markerEmoji, add)
 				var r *games.Refusal
 				if err != nil && !errors.As(err, &r) {
 					t.Fatalf("seed %d: React error %v", seed, err)

@@ -6,6 +6,9 @@ import (
 	"github.com/cardtable/cardbot/games"
 )
 
+// markerEmoji is the reaction that awards a role-play marker.
+const markerEmoji = "🎭"
+
 // awardKey identifies one award: the message and the player who reacted.
 // from has no '#', so the key is unambiguous whatever ref holds.
 func awardKey(ref string, from int) string { return ref + "#" + strconv.Itoa(from) }
@@ -23,13 +26,31 @@ func (s *State) markers(seat int) (given, received int) {
 	return given, received
 }
 
-// RolePlay reports whether markers are in play.
-func (s *State) RolePlay() bool { return s.Roleplay }
+// Say posts a player's in-character line; with role play on, 🎭 on it
+// awards a marker to its author.
+func (s *State) Say(seat int, speaker, line string) ([]games.Event, error) {
+	if seat < 0 || seat >= len(s.Players) {
+		return nil, games.Refuse("Only players in this game can speak in character.")
+	}
+	if s.Lines == nil {
+		s.Lines = map[string]int{}
+	}
+	ref := "line" + strconv.Itoa(len(s.Lines)+1)
+	s.Lines[ref] = seat
+	e := games.Event{Text: "🎭 " + speaker + ": " + line, Story: true, Ref: ref}
+	if s.Roleplay && s.Phase != phaseOver {
+		e.Emoji = []string{markerEmoji}
+	}
+	return []games.Event{e}, nil
+}
 
 // React awards (add) or takes back (!add) a role-play marker: from reacted
-// with 🎭 to the message ref written by to. A repeated add for the same
-// message and player is a duplicate delivery and changes nothing.
-func (s *State) React(from, to int, ref string, add bool) ([]games.Event, error) {
+// with 🎭 to the line ref. A repeated add for the same line and player is a
+// duplicate delivery and changes nothing.
+func (s *State) React(from int, ref, emoji string, add bool) ([]games.Event, error) {
+	if emoji != markerEmoji {
+		return nil, games.Refuse("Only 🎭 awards a marker.")
+	}
 	if !s.Roleplay {
 		return nil, games.Refuse("Role-play markers aren't in play in this game.")
 	}
@@ -39,8 +60,9 @@ func (s *State) React(from, to int, ref string, add bool) ([]games.Event, error)
 	if from < 0 || from >= len(s.Players) {
 		return nil, games.Refuse("Only the players of this game can award markers.")
 	}
-	if to < 0 || to >= len(s.Players) {
-		return nil, games.Refuse("Markers go to the players of this game.")
+	to, ok := s.Lines[ref]
+	if !ok {
+		return nil, games.Refuse("Markers go to the players' own lines.")
 	}
 	key := awardKey(ref, from)
 	prev, had := s.Awards[key]

@@ -8,11 +8,27 @@ import (
 	"github.com/cardtable/cardbot/games"
 )
 
-var _ games.Reactive = (*State)(nil)
+var (
+	_ games.Reactor = (*State)(nil)
+	_ games.Talker  = (*State)(nil)
+)
+
+// lineBy makes ref a line written by seat to, as /say would, unless ref is
+// already someone's line or to is no seat.
+func lineBy(st *State, ref string, to int) {
+	if _, ok := st.Lines[ref]; ok || to < 0 || to >= len(st.Players) {
+		return
+	}
+	if st.Lines == nil {
+		st.Lines = map[string]int{}
+	}
+	st.Lines[ref] = to
+}
 
 func react(t *testing.T, st *State, from, to int, ref string, add bool) []games.Event {
 	t.Helper()
-	ev, err := st.React(from, to, ref, add)
+	lineBy(st, ref, to)
+	ev, err := st.React(from, ref, markerEmoji, add)
 	if err != nil {
 		t.Fatalf("React(%d→%d %q %v): %v", from, to, ref, add, err)
 	}
@@ -21,8 +37,9 @@ func react(t *testing.T, st *State, from, to int, ref string, add bool) []games.
 
 func reactRefused(t *testing.T, st *State, from, to int, ref string, add bool) string {
 	t.Helper()
+	lineBy(st, ref, to)
 	before := encode(t, st)
-	ev, err := st.React(from, to, ref, add)
+	ev, err := st.React(from, ref, markerEmoji, add)
 	var r *games.Refusal
 	if !errors.As(err, &r) {
 		t.Fatalf("React(%d→%d %q %v): want a refusal, got %v %v", from, to, ref, add, ev, err)
@@ -46,7 +63,7 @@ func TestMarkers(t *testing.T) {
 	}
 	reactRefused(t, st, -1, 1, "m1", true) // not a seat
 	reactRefused(t, st, 3, 1, "m1", true)
-	reactRefused(t, st, 0, 5, "m1", true)
+	reactRefused(t, st, 0, 5, "not-a-line", true) // not a line of any player
 
 	ev := react(t, st, 0, 1, "m1", true)
 	if len(ev) != 1 || !strings.Contains(ev[0].Text, "Ann gives Bea") {
