@@ -82,5 +82,5 @@ func TestTypedMovesGoThroughAModal(t *testing.T) {
 }
 
 func fakediscordNew(game string) fakediscord.Option {
-	return fakediscord.Sub("new", fakediscord.Str("game", game))
+	return newGame(game)
 }

@@ -12,10 +12,11 @@ import (
 // and returns its two players.
 func duelTable(b *testing.B, h *harness, ch string, n int) (*fakediscord.User, *fakediscord.User) {
 	ann, bea := h.fake.AddUser(fmt.Sprintf("Ann%d", n)), h.fake.AddUser(fmt.Sprintf("Bea%d", n))
-	ann.Command(ch, "game", fakediscord.Sub("new", fakediscord.Str("game", "duel"), fakediscord.Int("life", 60)))
+	ann.Command(ch, "game", newGame("duel", fakediscord.Int("life", 60)))
 	table := func() *fakediscord.Message {
 		g, _ := h.db.Game(ch)
-		return h.fake.Message(ch, g.TableMsg)
+		p, _ := h.db.Posts(g.ID)
+		return h.fake.Message(ch, p.Table)
 	}
 	bea.Click(table(), table().ButtonID("Join"))
 	ann.Click(table(), table().ButtonID("Start"))

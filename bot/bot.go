@@ -28,9 +28,13 @@ type Bot struct {
 	catalog []games.Rules
 	lanes   *lanes
 	seeds   func() uint64
+	now     func() time.Time
+	timers  *scheduler
 
-	mu    sync.Mutex
-	appID string
+	mu      sync.Mutex
+	appID   string
+	botID   string
+	started bool
 }
 
 // interaction tokens last 15 minutes; stop using them a little earlier.
@@ -54,9 +58,12 @@ func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (
 	s.SyncEvents = true
 	s.Identify.Intents = discordgo.IntentsGuilds | discordgo.IntentsGuildMessageReactions
 	s.LogLevel = discordgo.LogError
-	b := &Bot{cfg: cfg, log: log, db: db, s: s, catalog: catalog, lanes: newLanes(), seeds: cfg.Seeds}
+	b := &Bot{cfg: cfg, log: log, db: db, s: s, catalog: catalog, lanes: newLanes(), seeds: cfg.Seeds, now: cfg.Now, timers: newScheduler()}
 	if b.seeds == nil {
 		b.seeds = newSeed
+	}
+	if b.now == nil {
+		b.now = time.Now
 	}
 	s.AddHandler(b.onReady)
 	s.AddHandler(func(_ *discordgo.Session, i *discordgo.InteractionCreate) {
@@ -117,6 +124,8 @@ func (b *Bot) Start() error {
 		}
 	}
 	b.lanes.release() // events that came in meanwhile now run after that work
+	b.started = true
+	go b.runTimers()
 	b.log.Info("bot ready", "commands_scope", scope(b.cfg.GuildID), "games", len(b.catalog))
 	return nil
 }
@@ -131,6 +140,14 @@ func scope(guild string) string {
 // Close stops taking events, lets in-flight moves finish, then disconnects.
 // The caller closes the store afterwards.
 func (b *Bot) Close() error {
+	select {
+	case <-b.timers.stop:
+	default:
+		close(b.timers.stop)
+		if b.started {
+			<-b.timers.done
+		}
+	}
 	err := b.s.Close()
 	b.lanes.close() // what is queued still runs; nothing new is taken
 	b.lanes.wait()
@@ -143,11 +160,20 @@ func (b *Bot) Idle() { b.lanes.wait() }
 func (b *Bot) onReady(_ *discordgo.Session, r *discordgo.Ready) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if r.User != nil {
+		b.botID = r.User.ID
+	}
 	if r.Application != nil && r.Application.ID != "" {
 		b.appID = r.Application.ID
 	} else if r.User != nil {
 		b.appID = r.User.ID
 	}
+}
+
+func (b *Bot) botUserID() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.botID
 }
 
 func (b *Bot) applicationID() string {

@@ -1,8 +1,6 @@
 package bot
 
 import (
-	"fmt"
-
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/cardtable/cardbot/games"
@@ -14,38 +12,32 @@ const (
 	maxCharacter = 60
 )
 
-// commands builds the slash commands from the game catalogue, so a new
-// game's variant options appear in /game new without touching this file.
+// commands builds the slash commands from the game catalogue: /game new
+// has one subcommand per game with that game's own options, so a new game
+// appears without touching this file and no two games share an option.
 func commands(catalog []games.Rules) []*discordgo.ApplicationCommand {
 	var gameChoices []*discordgo.ApplicationCommandOptionChoice
+	var perGame []*discordgo.ApplicationCommandOption
 	for _, r := range catalog {
 		gameChoices = append(gameChoices, &discordgo.ApplicationCommandOptionChoice{Name: r.Name, Value: r.ID})
-	}
-	newOpts := []*discordgo.ApplicationCommandOption{{
-		Type: discordgo.ApplicationCommandOptionString, Name: "game", Description: "Which game to open",
-		Required: true, Choices: gameChoices,
-	}}
-	seen := map[string]bool{}
-	for _, r := range catalog {
+		var opts []*discordgo.ApplicationCommandOption
 		for _, o := range r.Options {
-			if seen[o.Name] {
-				continue
-			}
-			seen[o.Name] = true
 			opt := &discordgo.ApplicationCommandOption{
 				Name:        o.Name,
-				Description: clip(fmt.Sprintf("%s (%s)", o.Description, gamesWithOption(catalog, o.Name)), 100),
+				Description: clip(o.Description, 100),
 				Type:        discordgo.ApplicationCommandOptionBoolean,
 			}
 			if o.Kind == games.IntOption {
 				lo, hi := float64(o.Min), float64(o.Max)
 				opt.Type, opt.MinValue, opt.MaxValue = discordgo.ApplicationCommandOptionInteger, &lo, hi
 			}
-			newOpts = append(newOpts, opt)
+			opts = append(opts, opt)
 		}
-	}
-	sub := func(name, desc string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
-		return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, Description: desc, Options: opts}
+		desc := r.Blurb
+		if desc == "" {
+			desc = "Open a game of " + r.Name
+		}
+		perGame = append(perGame, sub(r.ID, clip(desc, 100), opts...))
 	}
 	guildOnly := []discordgo.InteractionContextType{discordgo.InteractionContextGuild}
 	sayMin := 1
@@ -53,10 +45,11 @@ func commands(catalog []games.Rules) []*discordgo.ApplicationCommand {
 		{
 			Name: "game", Description: "Play card games in this channel", Contexts: &guildOnly,
 			Options: []*discordgo.ApplicationCommandOption{
-				sub("new", "Open a game in this channel", newOpts...),
+				{Type: discordgo.ApplicationCommandOptionSubCommandGroup, Name: "new", Description: "Open a game in this channel", Options: perGame},
 				sub("hand", "Show your hand and your moves (only you see it)"),
 				sub("table", "Post the table again at the bottom of the channel"),
 				sub("end", "End this channel's game (host, GM, or Manage Channel)"),
+				sub("leave", "Leave this channel's lobby, or a campaign you play in"),
 				sub("stats", "Results of games played on this server"),
 			},
 		},
@@ -76,20 +69,16 @@ func commands(catalog []games.Rules) []*discordgo.ApplicationCommand {
 					MaxLength: maxCharacter},
 			},
 		},
+		{
+			Name: "appeal", Description: "Appeal against a player's rudeness: the table votes (Life is not fair)", Contexts: &guildOnly,
+			Options: []*discordgo.ApplicationCommandOption{
+				{Type: discordgo.ApplicationCommandOptionUser, Name: "player", Description: "Who was rude", Required: true},
+			},
+		},
+		{Name: appealMenu, Type: discordgo.MessageApplicationCommand, Contexts: &guildOnly},
 	}
 }
 
-func gamesWithOption(catalog []games.Rules, name string) string {
-	var out string
-	for _, r := range catalog {
-		for _, o := range r.Options {
-			if o.Name == name {
-				if out != "" {
-					out += ", "
-				}
-				out += r.Name
-			}
-		}
-	}
-	return out
+func sub(name, desc string, opts ...*discordgo.ApplicationCommandOption) *discordgo.ApplicationCommandOption {
+	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionSubCommand, Name: name, Description: desc, Options: opts}
 }

@@ -14,35 +14,39 @@ func TestCommandsAreRegisteredFromTheCatalogue(t *testing.T) {
 	for _, c := range cmds {
 		names[c.Name] = true
 	}
-	if len(cmds) != 3 || !names["game"] || !names["rules"] || !names["say"] {
+	if len(cmds) != 5 || !names["game"] || !names["rules"] || !names["say"] || !names["appeal"] || !names["Appeal rudeness"] {
 		t.Fatalf("registered %v", names)
 	}
-	var newOpts []string
+	// /game new <game>: one subcommand per game, each with only its own options.
+	perGame := map[string]string{}
 	for _, c := range cmds {
 		if c.Name != "game" {
 			continue
 		}
-		for _, sub := range c.Options {
-			if sub.Name == "new" {
-				for _, o := range sub.Options {
-					newOpts = append(newOpts, o.Name)
+		for _, group := range c.Options {
+			if group.Name != "new" {
+				continue
+			}
+			for _, game := range group.Options {
+				var opts []string
+				for _, o := range game.Options {
+					opts = append(opts, o.Name)
 				}
+				perGame[game.Name] = strings.Join(opts, " ")
 			}
 		}
 	}
-	want := "game hand_limit life roleplay snake_eyes swap"
-	if got := strings.Join(newOpts, " "); got != want {
-		t.Fatalf("/game new options = %q; want %q", got, want)
+	for _, r := range h.games {
+		var want []string
+		for _, o := range r.Options {
+			want = append(want, o.Name)
+		}
+		if got, ok := perGame[r.ID]; !ok || got != strings.Join(want, " ") {
+			t.Errorf("/game new %s options = %q (registered: %v); want %q", r.ID, got, ok, want)
+		}
 	}
-}
-
-func TestOptionOfAnotherGameIsRefused(t *testing.T) {
-	h := newHarness(t)
-	ann := h.fake.AddUser("Ann")
-	r := ann.Command(h.ch, "game", fakediscord.Sub("new", fakediscord.Str("game", "duel"), fakediscord.Bool("roleplay", true)))
-	mustRefuse(t, r, `Card Duel has no option called "roleplay"`)
-	if g, _ := h.db.Game(h.ch); g != nil {
-		t.Fatal("a refused /game new opened a game")
+	if perGame["duel"] != "hand_limit life" || perGame["life"] != "roleplay snake_eyes swap" {
+		t.Fatalf("/game new options per game: %v", perGame)
 	}
 }
 
@@ -65,7 +69,7 @@ func TestUnknownButtonIsRefused(t *testing.T) {
 func TestLobbyLeaveCancelAndPlayerCount(t *testing.T) {
 	h := newHarness(t)
 	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
-	ann.Command(h.ch, "game", fakediscord.Sub("new", fakediscord.Str("game", "duel")))
+	ann.Command(h.ch, "game", newGame("duel"))
 	mustRefuse(t, ann.Click(h.table(), h.table().ButtonID("Start")), "needs at least 2 players")
 	mustRefuse(t, ann.Click(h.table(), h.table().ButtonID("Leave")), "You're the host")
 	mustRefuse(t, bea.Click(h.table(), h.table().ButtonID("Leave")), "haven't joined")
@@ -82,7 +86,7 @@ func TestLobbyLeaveCancelAndPlayerCount(t *testing.T) {
 	}
 	mustRefuse(t, bea.Click(lobby, lobby.ButtonID("Join")), "already been cancelled")
 	// The channel is free again.
-	r := bea.Command(h.ch, "game", fakediscord.Sub("new", fakediscord.Str("game", "life")))
+	r := bea.Command(h.ch, "game", newGame("life"))
 	if r == nil || !strings.Contains(r.Content, "lobby is opening") {
 		t.Fatalf("new game after cancel answered %+v", r)
 	}
@@ -124,7 +128,7 @@ func TestChannelsAreIndependent(t *testing.T) {
 	ann, bea, cy, dee := h.fake.AddUser("Ann"), h.fake.AddUser("Bea"), h.fake.AddUser("Cy"), h.fake.AddUser("Dee")
 	other := h.fake.NewChannel("duels")
 	openDuel(t, h, ann, bea)
-	r := cy.Command(other, "game", fakediscord.Sub("new", fakediscord.Str("game", "life")))
+	r := cy.Command(other, "game", newGame("life"))
 	if r == nil || !strings.Contains(r.Content, "lobby is opening") {
 		t.Fatalf("a game in a second channel answered %+v", r)
 	}
@@ -145,7 +149,7 @@ func TestSayRefusesAnEmptyLineAndGamesWithoutRolePlay(t *testing.T) {
 	mustRefuse(t, ann.Command(h.ch, "say", fakediscord.Str("line", "Have at thee!")), "no role play")
 	ann.Command(h.ch, "game", fakediscord.Sub("end"))
 
-	ann.Command(h.ch, "game", fakediscord.Sub("new", fakediscord.Str("game", "life")))
+	ann.Command(h.ch, "game", newGame("life"))
 	ann.Click(h.table(), h.table().ButtonID("Start"))
 	seen := len(h.fake.Messages(h.ch))
 	mustRefuse(t, ann.Command(h.ch, "say", fakediscord.Str("line", "   ")), "Your line is empty")

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"time"
 )
 
 // Config is everything the bot reads from the environment.
@@ -19,6 +20,8 @@ type Config struct {
 	// Seeds gives each new game its seed. Nil means the operating system's
 	// random source; tests pass a fixed sequence so every run plays the same.
 	Seeds func() uint64
+	// Now is the clock deadlines are set and fired by; nil means the real one.
+	Now func() time.Time
 }
 
 // DefaultDBPath is where the database lives when DATABASE_PATH is unset.

@@ -17,6 +17,8 @@ import (
 //	move:<game>:<version>:<action>    a move; a select menu's values are appended as arguments
 //	ask:<game>:<version>:<action>     opens a text box for a move that needs typed text
 //	text:<game>:<version>:<action>    the text box itself (modal)
+//	act:<game>:0:<action>             a button under one of the game's own messages (a vote):
+//	                                  anyone may press it, the game judges, it never goes stale
 //
 // <game> is the game's random id, so a button from an earlier game in the
 // same channel is recognised as such; <version> is the move counter, so a
@@ -60,7 +62,7 @@ func parseCustomID(s string) (customID, error) {
 		if !lobbyActions[a.Verb] || len(a.Args) > 0 {
 			return customID{}, bad
 		}
-	case "move", "ask", "text":
+	case "move", "ask", "text", "act":
 	default:
 		return customID{}, bad
 	}

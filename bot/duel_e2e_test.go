@@ -14,7 +14,7 @@ import (
 // openDuel opens a Card Duel lobby as ann and seats bea.
 func openDuel(t *testing.T, h *harness, ann, bea *fakediscord.User, opts ...fakediscord.Option) {
 	t.Helper()
-	r := ann.Command(h.ch, "game", fakediscord.Sub("new", append([]fakediscord.Option{fakediscord.Str("game", "duel")}, opts...)...))
+	r := ann.Command(h.ch, "game", newGame("duel", opts...))
 	if r == nil || !r.Ephemeral || !strings.Contains(r.Content, "lobby is opening") {
 		t.Fatalf("/game new answered %+v", r)
 	}
@@ -181,7 +181,7 @@ func TestRefusalsChangeNothing(t *testing.T) {
 	ann, bea, cy := h.fake.AddUser("Ann"), h.fake.AddUser("Bea"), h.fake.AddUser("Cy")
 	openDuel(t, h, ann, bea)
 
-	mustRefuse(t, cy.Command(h.ch, "game", fakediscord.Sub("new", fakediscord.Str("game", "life"))), "already a game of Card Duel")
+	mustRefuse(t, cy.Command(h.ch, "game", newGame("life")), "already a game of Card Duel")
 	mustRefuse(t, bea.Click(h.table(), h.table().ButtonID("Join")), "already at this table")
 	mustRefuse(t, cy.Click(h.table(), h.table().ButtonID("Join")), "table is full")
 	mustRefuse(t, cy.Click(h.table(), h.table().ButtonID("Cancel")), "Only the host")
@@ -274,12 +274,13 @@ func TestCommittedMoveIsShownAfterACrash(t *testing.T) {
 	rec.Version++
 	rec.Waiting = []int{1}
 	rec.Seats[1].WaitingSince = rec.Version
-	out := &store.Output{Game: rec.ID, Channel: rec.Channel, Version: rec.Version, Story: []string{"A blade flashes."}, Ping: []int{1}}
-	if err := db.Commit(rec, out, nil); err != nil {
+	out := &store.Output{Game: rec.ID, Channel: rec.Channel, Version: rec.Version, Events: []games.Event{games.Narrate("A blade flashes.")}, Ping: []int{1}}
+	if err := db.Commit(rec, nil, out, nil); err != nil {
 		t.Fatal(err)
 	}
+	posts, _ := db.Posts(rec.ID)
 	db.Close()
-	if strings.Contains(h.fake.Message(h.ch, rec.TableMsg).Text(), "Bea must answer") {
+	if strings.Contains(h.fake.Message(h.ch, posts.Table).Text(), "Bea must answer") {
 		t.Fatal("the table already shows the move")
 	}
 
@@ -290,7 +291,7 @@ func TestCommittedMoveIsShownAfterACrash(t *testing.T) {
 	all := h.fake.Messages(h.ch)
 	story := 0
 	for _, m := range all {
-		if m.Content == "A blade flashes." {
+		if strings.HasPrefix(m.Content, "A blade flashes.") {
 			story++
 		}
 	}

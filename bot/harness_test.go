@@ -103,12 +103,27 @@ func (h *harness) record() *store.Game {
 // table is the channel's current table message.
 func (h *harness) table() *fakediscord.Message {
 	h.t.Helper()
-	g := h.record()
-	m := h.fake.Message(h.ch, g.TableMsg)
+	id := h.tableID()
+	m := h.fake.Message(h.ch, id)
 	if m == nil {
-		h.t.Fatalf("table message %s not found", g.TableMsg)
+		h.t.Fatalf("table message %q not found", id)
 	}
 	return m
+}
+
+// tableID is the id of the channel's game's table message.
+func (h *harness) tableID() string {
+	h.t.Helper()
+	p, err := h.db.Posts(h.record().ID)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return p.Table
+}
+
+// newGame is /game new <game> with options.
+func newGame(game string, opts ...fakediscord.Option) fakediscord.Option {
+	return fakediscord.Group("new", fakediscord.Sub(game, opts...))
 }
 
 // snapshot is the game's committed record, for "nothing changed" checks.
@@ -171,4 +186,18 @@ func (h *harness) gameRef() (string, int) {
 	h.t.Helper()
 	g := h.record()
 	return g.ID, g.Version
+}
+
+// refOf is the game's own name for one of its messages.
+func (h *harness) refOf(m *fakediscord.Message) string {
+	h.t.Helper()
+	p, err := h.db.Posts(h.record().ID)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	ref, ok := p.RefOf(m.ID)
+	if !ok {
+		h.t.Fatalf("message %s is not one of the game's", m.ID)
+	}
+	return ref
 }

@@ -13,28 +13,29 @@ import (
 // onInteraction answers one interaction, then does the follow-up work (the
 // table, narration, pings, other players' hands) that may take longer.
 func (b *Bot) onInteraction(i *discordgo.Interaction) {
-	r, after := b.safeRoute(i)
-	if err := b.s.InteractionRespond(i, r.response()); err != nil {
-		b.log.Warn("answer interaction", "type", i.Type.String(), "err", err)
+	r, next := b.safeRoute(i)
+	answered := b.respond(i, r)
+	if !answered && r.held != nil {
+		b.forgetHand(r.held)
 	}
-	if after != nil {
-		b.output(i.ChannelID, "publish", after)
+	if next != nil {
+		b.output(i.ChannelID, "publish", func() { next(answered) })
 	}
 }
 
 // safeRoute turns a panic while handling into an answer, so the user never
 // sees "This interaction failed".
-func (b *Bot) safeRoute(i *discordgo.Interaction) (r reply, after func()) {
+func (b *Bot) safeRoute(i *discordgo.Interaction) (r reply, next after) {
 	defer func() {
 		if p := recover(); p != nil {
 			b.log.Error("handler panicked", "type", i.Type.String(), "panic", p)
-			r, after = tell("Something went wrong on my side. Use /game hand to see where the game stands."), nil
+			r, next = tell("Something went wrong on my side. Use /game hand to see where the game stands."), nil
 		}
 	}()
 	return b.route(i)
 }
 
-func (b *Bot) route(i *discordgo.Interaction) (reply, func()) {
+func (b *Bot) route(i *discordgo.Interaction) (reply, after) {
 	if i.GuildID == "" || i.Member == nil {
 		return tell("I only run games in server channels."), nil
 	}
@@ -82,7 +83,7 @@ func modalText(data discordgo.ModalSubmitInteractionData) string {
 	return ""
 }
 
-func (b *Bot) onComponent(i *discordgo.Interaction, id customID) (reply, func()) {
+func (b *Bot) onComponent(i *discordgo.Interaction, id customID) (reply, after) {
 	switch id.kind {
 	case "hand":
 		rec, no := b.current(i.ChannelID, id.game)
@@ -96,11 +97,13 @@ func (b *Bot) onComponent(i *discordgo.Interaction, id customID) (reply, func())
 		return b.onAsk(i, id), nil
 	case "move":
 		return b.onMove(i, id, "")
+	case "act":
+		return b.onAct(i, id)
 	}
 	return tell("I don't recognise that button."), nil
 }
 
-func (b *Bot) onCommand(i *discordgo.Interaction) (reply, func()) {
+func (b *Bot) onCommand(i *discordgo.Interaction) (reply, after) {
 	data := i.ApplicationCommandData()
 	switch data.Name {
 	case "game":
@@ -110,13 +113,18 @@ func (b *Bot) onCommand(i *discordgo.Interaction) (reply, func()) {
 		sub := data.Options[0]
 		switch sub.Name {
 		case "new":
-			return b.cmdNew(i, sub.Options)
+			if len(sub.Options) != 1 {
+				break
+			}
+			return b.cmdNew(i, sub.Options[0].Name, sub.Options[0].Options)
 		case "hand":
 			return b.cmdHand(i), nil
 		case "table":
 			return b.cmdTable(i)
 		case "end":
 			return b.cmdEnd(i)
+		case "leave":
+			return b.cmdLeave(i)
 		case "stats":
 			return b.cmdStats(i), nil
 		}
@@ -124,6 +132,10 @@ func (b *Bot) onCommand(i *discordgo.Interaction) (reply, func()) {
 		return b.cmdRules(i, data.Options), nil
 	case "say":
 		return b.cmdSay(i, data.Options)
+	case "appeal":
+		return b.cmdAppeal(i, data)
+	case appealMenu:
+		return b.cmdAppeal(i, data)
 	}
 	return tell("I don't know that command. My commands may be updating; try again in a minute."), nil
 }

@@ -50,7 +50,7 @@ func TestLifeWithRolePlayMarkersAndARestart(t *testing.T) {
 	ann, bea, cy, dee := h.fake.AddUser("Ann"), h.fake.AddUser("Bea"), h.fake.AddUser("Cy"), h.fake.AddUser("Dee")
 	users := []*fakediscord.User{ann, bea, cy}
 
-	r := ann.Command(h.ch, "game", fakediscord.Sub("new", fakediscord.Str("game", "life")))
+	r := ann.Command(h.ch, "game", newGame("life"))
 	if r == nil || !strings.Contains(r.Content, "lobby is opening") {
 		t.Fatalf("/game new answered %+v", r)
 	}
@@ -189,26 +189,28 @@ func TestLifeWithRolePlayMarkersAndARestart(t *testing.T) {
 
 	// The end: a life summary per character, then the scores, counted with
 	// the markers exactly as the rules say.
-	var scores string
-	lives := map[string]bool{}
+	// One move's story goes out as one message, so read the channel as text.
+	var channel strings.Builder
 	for _, m := range h.fake.Messages(h.ch) {
-		if strings.Contains(m.Content, "Final scores") {
-			scores = m.Content
-		}
-		for _, name := range []string{"Ann", "Bea", "Cy"} {
-			if strings.HasPrefix(m.Content, "📖 **"+name+"** started life with") {
-				if scores != "" {
-					t.Errorf("%s's life story came after the scores", name)
-				}
-				lives[name] = strings.Contains(m.Content, "They ") // how they ended
-			}
-		}
+		channel.WriteString(m.Content + "\n")
 	}
-	if scores == "" {
+	text := channel.String()
+	scores := strings.Index(text, "Final scores")
+	if scores < 0 {
 		t.Fatal("no final scores posted")
 	}
-	if !lives["Ann"] || !lives["Bea"] || !lives["Cy"] {
-		t.Fatalf("life stories told: %v", lives)
+	for _, name := range []string{"Ann", "Bea", "Cy"} {
+		at := strings.Index(text, "📖 **"+name+"** started life with")
+		if at < 0 || at > scores {
+			t.Fatalf("%s's life story is missing or came after the scores (at %d, scores at %d)", name, at, scores)
+		}
+		story := text[at+len("📖"):]
+		if end := strings.Index(story, "📖"); end >= 0 {
+			story = story[:end]
+		}
+		if !strings.Contains(story, "They ") { // how they ended
+			t.Fatalf("%s's life story does not say how it ended:\n%s", name, story)
+		}
 	}
 	ended := endedLife(t, h, gameID)
 	for seat, name := range []string{"Ann", "Bea", "Cy"} {
@@ -223,8 +225,8 @@ func TestLifeWithRolePlayMarkersAndARestart(t *testing.T) {
 		if ended.Score(seat) != want {
 			t.Errorf("%s scored %d; cards %d + received %d − unspent %d = %d", name, ended.Score(seat), cards, received, 3-given, want)
 		}
-		if !strings.Contains(scores, fmt.Sprintf("**%s** — %d (", name, want)) {
-			t.Errorf("scores message lacks %s's %d:\n%s", name, want, scores)
+		if !strings.Contains(text[scores:], fmt.Sprintf("**%s** — %d (", name, want)) {
+			t.Errorf("scores message lacks %s's %d:\n%s", name, want, text[scores:])
 		}
 	}
 	// No awards once the game is over.
@@ -286,7 +288,7 @@ func tryForbiddenMoves(t *testing.T, h *harness, users []*fakediscord.User, turn
 func TestSayWithoutMarkers(t *testing.T) {
 	h := newHarness(t)
 	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
-	ann.Command(h.ch, "game", fakediscord.Sub("new", fakediscord.Str("game", "life"), fakediscord.Bool("roleplay", false)))
+	ann.Command(h.ch, "game", newGame("life", fakediscord.Bool("roleplay", false)))
 	bea.Click(h.table(), h.table().ButtonID("Join"))
 	ann.Click(h.table(), h.table().ButtonID("Start"))
 	r := ann.Command(h.ch, "say", fakediscord.Str("line", "Once upon a time."))
@@ -304,7 +306,7 @@ func TestSayWithoutMarkers(t *testing.T) {
 func TestMarkersRecountedAfterRestartAndModeratorClears(t *testing.T) {
 	h := newHarness(t)
 	ann, bea, mod := h.fake.AddUser("Ann"), h.fake.AddUser("Bea"), h.fake.AddAdmin("Mo")
-	ann.Command(h.ch, "game", fakediscord.Sub("new", fakediscord.Str("game", "life")))
+	ann.Command(h.ch, "game", newGame("life"))
 	bea.Click(h.table(), h.table().ButtonID("Join"))
 	ann.Click(h.table(), h.table().ButtonID("Start"))
 	var lines []*fakediscord.Message
@@ -330,7 +332,7 @@ func TestMarkersRecountedAfterRestartAndModeratorClears(t *testing.T) {
 	for _, a := range st.Awards {
 		on = append(on, a.Ref)
 	}
-	if g, _ := markers(st, 0); g != 3 || slices.Contains(on, lines[0].ID) || !slices.Contains(on, lines[3].ID) {
+	if g, _ := markers(st, 0); g != 3 || slices.Contains(on, h.refOf(lines[0])) || !slices.Contains(on, h.refOf(lines[3])) {
 		t.Fatalf("after the recount Ann gave %d markers, on %v", len(on), on)
 	}
 
@@ -345,7 +347,7 @@ func TestMarkersRecountedAfterRestartAndModeratorClears(t *testing.T) {
 func TestSayNeverPings(t *testing.T) {
 	h := newHarness(t)
 	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
-	ann.Command(h.ch, "game", fakediscord.Sub("new", fakediscord.Str("game", "life")))
+	ann.Command(h.ch, "game", newGame("life"))
 	bea.Click(h.table(), h.table().ButtonID("Join"))
 	ann.Click(h.table(), h.table().ButtonID("Start"))
 	before := h.fake.Pings(ann.ID)

@@ -2,7 +2,6 @@ package bot
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -13,16 +12,11 @@ import (
 // cmdNew opens a lobby. The game is saved and the user answered at once;
 // the lobby message is posted by the output lane, like everything that may
 // wait on Discord's rate limits.
-func (b *Bot) cmdNew(i *discordgo.Interaction, opts []*discordgo.ApplicationCommandInteractionDataOption) (reply, func()) {
+func (b *Bot) cmdNew(i *discordgo.Interaction, kind string, opts []*discordgo.ApplicationCommandInteractionDataOption) (reply, after) {
 	user, name := who(i)
-	kind := ""
 	values := map[string]int{}
 	for _, o := range opts {
 		switch o.Type {
-		case discordgo.ApplicationCommandOptionString:
-			if o.Name == "game" {
-				kind = o.StringValue()
-			}
 		case discordgo.ApplicationCommandOptionInteger:
 			values[o.Name] = int(o.IntValue())
 		case discordgo.ApplicationCommandOptionBoolean:
@@ -48,42 +42,61 @@ func (b *Bot) cmdNew(i *discordgo.Interaction, opts []*discordgo.ApplicationComm
 	rec := &store.Game{
 		ID: newGameID(), Kind: rules.ID, Guild: i.GuildID, Channel: i.ChannelID, Host: user,
 		Status: store.Lobby, Seats: []store.Seat{{User: user, Name: name}}, Options: options,
-		Seed: b.seeds(), Created: time.Now().UTC(),
+		Seed: b.seeds(), Created: b.now().UTC(),
 	}
 	if err := b.db.Save(rec); err != nil {
 		return b.oops(err), nil
 	}
-	post := func() {
-		if b.latest(rec) == nil {
+	post := func(bool) {
+		cur, open := b.latest(rec.Channel, rec.ID)
+		if !open {
 			return // cancelled before it was shown
 		}
-		posted, err := b.s.ChannelMessageSendComplex(rec.Channel, lobbyMsg(rec, rules).send())
+		posted, err := b.send(rec.Channel, lobbyMsg(cur, rules).send(), "l"+rec.ID)
 		if err == nil {
-			b.own(rec, posted, func(g *store.Game) { g.TableMsg = posted.ID })
+			if err := b.db.SetPosts(rec.ID, func(p *store.Posts) { p.Table = posted.ID }); err != nil {
+				b.log.Warn("record lobby", "game", rec.ID, "err", err)
+			}
 			return
 		}
 		b.log.Warn("post lobby", "channel", rec.Channel, "err", err)
-		if err := b.db.End(rec, "been cancelled", nil); err != nil {
-			b.log.Error("cancel unposted lobby", "game", rec.ID, "err", err)
-		}
+		// Closing it is a change of the record: the move lane's work.
+		b.lanes.push(rec.Channel, func() {
+			if cur, open := b.latest(rec.Channel, rec.ID); open && cur.Status == store.Lobby {
+				if err := b.db.End(cur, "been cancelled", nil); err != nil {
+					b.log.Error("cancel unposted lobby", "game", rec.ID, "err", err)
+				}
+			}
+		})
 		b.amend(i, "I couldn't post in this channel, so I closed the lobby. Please give me View Channel, Send Messages and Embed Links here.")
 	}
-	return tell("Your %s lobby is opening below. Friends join with **Join**; press **Start** when everyone is in.", rules.Name), post
+	role := "Friends join with **Join**"
+	if rules.GM {
+		role = "You are the GM. Players join with **Join**"
+	}
+	return tell("Your %s lobby is opening below. %s; press **Start** when everyone is in.", rules.Name, role), post
 }
 
 // onLobby handles Join, Leave, Start and Cancel. These don't check the
-// version: each means the same whatever else changed in the lobby.
-func (b *Bot) onLobby(i *discordgo.Interaction, id customID) (reply, func()) {
+// version: each means the same whatever else changed in the lobby. A game
+// that seats people while it runs takes Join and Leave from its table too.
+func (b *Bot) onLobby(i *discordgo.Interaction, id customID) (reply, after) {
 	rec, no := b.current(i.ChannelID, id.game)
 	if no != nil {
 		return *no, nil
 	}
 	rules, _ := b.rules(rec.Kind)
-	if rec.Status != store.Lobby {
-		return tell("This game has already started."), nil
-	}
 	user, name := who(i)
 	seat := rec.SeatOf(user)
+	if rec.Status != store.Lobby {
+		switch id.action.Verb {
+		case "join":
+			return b.joinRunning(i, rec, user, name)
+		case "leave":
+			return b.leaveRunning(i, rec, seat)
+		}
+		return tell("This game has already started."), nil
+	}
 	switch id.action.Verb {
 	case "join":
 		if seat >= 0 {
@@ -125,18 +138,58 @@ func (b *Bot) onLobby(i *discordgo.Interaction, id customID) (reply, func()) {
 	return update(lobbyMsg(rec, rules)), nil
 }
 
+// joinRunning seats someone in a game that lets people join while it runs.
+func (b *Bot) joinRunning(i *discordgo.Interaction, rec *store.Game, user, name string) (reply, after) {
+	rules, _ := b.rules(rec.Kind)
+	if rec.SeatOf(user) >= 0 {
+		return tell("You're already at this table."), nil
+	}
+	if len(rec.Seats) >= rules.MaxPlayers {
+		return tell("The table is full: %s takes at most %d players.", rules.Name, rules.MaxPlayers), nil
+	}
+	_, g, err := b.load(rec)
+	if err != nil {
+		return b.oops(err), nil
+	}
+	seat := len(rec.Seats)
+	rec.Seats = append(rec.Seats, store.Seat{User: user, Name: name})
+	return b.play(i, rec, g, games.Input{Kind: games.InJoin, Seat: seat, Name: name}, shownNothing,
+		"You've joined the game. Press **My hand** on the table for your own view.")
+}
+
+// leaveRunning lets a player leave a game whose rules allow it.
+func (b *Bot) leaveRunning(i *discordgo.Interaction, rec *store.Game, seat int) (reply, after) {
+	if seat < 0 {
+		return tell("You're not playing in this game."), nil
+	}
+	_, g, err := b.load(rec)
+	if err != nil {
+		return b.oops(err), nil
+	}
+	if _, ok := g.(games.Joiner); !ok {
+		return tell("You can't leave a game in progress. The host can end it with /game end."), nil
+	}
+	if seat == 0 {
+		return tell("You're the host. End the game with /game end instead."), nil
+	}
+	r, next := b.play(i, rec, g, games.Input{Kind: games.InLeave, Seat: seat}, shownNothing, "You've left the game.")
+	if next != nil {
+		rec.Seats[seat].Left = true
+		if err := b.db.Save(rec); err != nil {
+			return b.oops(err), nil
+		}
+	}
+	return r, next
+}
+
 func closedLobby(rules games.Rules, why string) msg {
 	v := games.View{Title: rules.Name + " — closed", Description: why}
 	return msg{embeds: []*discordgo.MessageEmbed{embed(v, "")}}
 }
 
 // start deals the game and turns the lobby into the table.
-func (b *Bot) start(rec *store.Game, rules games.Rules) (reply, func()) {
-	names := make([]string, len(rec.Seats))
-	for i, s := range rec.Seats {
-		names[i] = s.Name
-	}
-	g, err := rules.New(games.Setup{Players: names, Options: rec.Options, Seed: rec.Seed})
+func (b *Bot) start(rec *store.Game, rules games.Rules) (reply, after) {
+	g, err := rules.New(rec.Setup())
 	if err != nil {
 		return b.refusalOr(err), nil
 	}
@@ -145,16 +198,15 @@ func (b *Bot) start(rec *store.Game, rules games.Rules) (reply, func()) {
 		events = append(events, o.Opening()...)
 	}
 	rec.Status = store.Playing
-	out, err := b.commit(rec, g, events, nil, -1, shownTable)
+	rec.StartSeats = len(rec.Seats)
+	out, err := b.commit(rec, g, nil, events, nil, -1, shownTable)
 	if err != nil {
 		return b.oops(err), nil
 	}
-	after := func() { b.publish(rec, g, out) }
 	m, err := tableMsg(rec, g)
 	if err != nil {
-		out.TableDone = false // the game has started; its output draws the table
 		b.log.Error("render table", "game", rec.ID, "err", err)
-		return tell("The game has started, but I couldn't draw the table here."), after
+		return tell("The game has started, but I couldn't draw the table here."), b.publisher(rec, out, 0)
 	}
-	return update(m), after
+	return update(m), b.publisher(rec, out, out.Version)
 }

@@ -3,6 +3,7 @@ package bot
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
@@ -11,51 +12,53 @@ import (
 	"github.com/cardtable/cardbot/store"
 )
 
-// currentTable renders the table of a lobby or a game in play.
-func (b *Bot) currentTable(rec *store.Game) (msg, games.Game, error) {
-	if rec.Status == store.Lobby {
-		r, _ := b.rules(rec.Kind)
-		return lobbyMsg(rec, r), nil, nil
-	}
-	_, g, err := b.load(rec)
-	if err != nil {
-		return msg{}, nil, err
-	}
-	m, err := tableMsg(rec, g)
-	return m, g, err
-}
-
 // cmdTable posts the table again at the bottom and removes the old one.
-func (b *Bot) cmdTable(i *discordgo.Interaction) (reply, func()) {
+func (b *Bot) cmdTable(i *discordgo.Interaction) (reply, after) {
 	rec, no := b.channelGame(i)
 	if no != nil {
 		return *no, nil
 	}
-	repost := func() {
-		cur := b.latest(rec)
-		if cur == nil {
+	repost := func(bool) {
+		cur, open := b.latest(rec.Channel, rec.ID)
+		if !open {
 			return // the game ended meanwhile
 		}
-		m, _, err := b.currentTable(cur)
+		var m msg
+		var err error
+		if cur.Status == store.Lobby {
+			r, _ := b.rules(cur.Kind)
+			m = lobbyMsg(cur, r)
+		} else {
+			var g games.Game
+			if _, g, err = b.load(cur); err == nil {
+				m, err = tableMsg(cur, g)
+			}
+		}
 		if err != nil {
 			b.log.Error("render table", "game", rec.ID, "err", err)
 			return
 		}
-		posted, err := b.s.ChannelMessageSendComplex(cur.Channel, m.send())
+		posted, err := b.send(cur.Channel, m.send(), "t"+i.ID)
 		if err != nil {
 			b.log.Warn("repost table", "game", rec.ID, "err", err)
 			b.amend(i, "I couldn't post the table here. Please check that I may send messages in this channel.")
 			return
 		}
-		if b.own(cur, posted, func(g *store.Game) { g.TableMsg = posted.ID }) {
-			b.s.ChannelMessageDelete(cur.Channel, cur.TableMsg)
+		posts, _ := b.db.Posts(cur.ID)
+		old := posts.Table
+		if err := b.db.SetPosts(cur.ID, func(p *store.Posts) { p.Table, p.Drawn = posted.ID, cur.Version }); err != nil {
+			b.log.Warn("record table", "game", rec.ID, "err", err)
+			return
+		}
+		if old != "" && old != posted.ID {
+			b.s.ChannelMessageDelete(cur.Channel, old)
 		}
 	}
 	return tell("The table is coming to the bottom of the channel."), repost
 }
 
 // cmdEnd stops the channel's game early; nothing is counted in the stats.
-func (b *Bot) cmdEnd(i *discordgo.Interaction) (reply, func()) {
+func (b *Bot) cmdEnd(i *discordgo.Interaction) (reply, after) {
 	rec, no := b.channelGame(i)
 	if no != nil {
 		return *no, nil
@@ -63,14 +66,27 @@ func (b *Bot) cmdEnd(i *discordgo.Interaction) (reply, func()) {
 	user, name := who(i)
 	rules, _ := b.rules(rec.Kind)
 	if user != rec.Host && !canManage(i) {
-		return tell("Only the host, %s, or someone with Manage Channel can end this game.", rec.Seats[0].Name), nil
+		role := "host"
+		if rules.GM {
+			role = "GM"
+		}
+		return tell("Only the %s, %s, or someone with Manage Channel can end this game.", role, rec.Seats[0].Name), nil
 	}
 	out := &store.Output{Game: rec.ID, Channel: rec.Channel, Version: rec.Version, Closed: fmt.Sprintf("This game was ended by %s.", name)}
-	if err := b.db.Commit(rec, out, &store.Ending{How: "been ended by " + name}); err != nil {
+	if err := b.db.Commit(rec, nil, out, &store.Ending{How: "been ended by " + name}); err != nil {
 		return b.oops(err), nil
 	}
-	after := func() { b.publish(rec, nil, out) }
-	return public(textMsg("%s ended the game of %s. The channel is free for a new one.", name, rules.Name)), after
+	return public(textMsg("%s ended the game of %s. The channel is free for a new one.", name, rules.Name)), b.publisher(rec, out, 0)
+}
+
+// cmdLeave takes the user out of a lobby, or out of a running game whose
+// rules let people come and go.
+func (b *Bot) cmdLeave(i *discordgo.Interaction) (reply, after) {
+	rec, no := b.channelGame(i)
+	if no != nil {
+		return *no, nil
+	}
+	return b.onLobby(i, customID{kind: "lobby", game: rec.ID, action: games.Act("leave")})
 }
 
 // cmdStats lists this server's results.
@@ -119,10 +135,9 @@ func (b *Bot) cmdStats(i *discordgo.Interaction) reply {
 	return private(msg{embeds: []*discordgo.MessageEmbed{embed(v, "won/played per game")}})
 }
 
-// cmdSay posts a player's in-character line as a message of the bot's own,
-// whose id the output lane records so reactions on it can count as
-// role-play awards.
-func (b *Bot) cmdSay(i *discordgo.Interaction, opts []*discordgo.ApplicationCommandInteractionDataOption) (reply, func()) {
+// cmdSay hands a player's in-character line to the game, which decides
+// how it is posted and which reactions count on it.
+func (b *Bot) cmdSay(i *discordgo.Interaction, opts []*discordgo.ApplicationCommandInteractionDataOption) (reply, after) {
 	rec, no := b.channelGame(i)
 	if no != nil {
 		return *no, nil
@@ -154,8 +169,7 @@ func (b *Bot) cmdSay(i *discordgo.Interaction, opts []*discordgo.ApplicationComm
 	if err != nil {
 		return b.oops(err), nil
 	}
-	rg, ok := g.(games.Reactive)
-	if !ok {
+	if _, ok := g.(games.Talker); !ok {
 		return tell("This game has no role play; /say is for games like Play the Hand You're Dealt."), nil
 	}
 	if character != "" {
@@ -166,16 +180,53 @@ func (b *Bot) cmdSay(i *discordgo.Interaction, opts []*discordgo.ApplicationComm
 	if s.Character != "" {
 		speaker = fmt.Sprintf("**%s** (%s)", s.Character, s.Name)
 	}
-	// Committed as owed output, so a line is posted and recorded even if
-	// the bot stops in between.
-	out := &store.Output{Game: rec.ID, Channel: rec.Channel, Version: rec.Version,
-		Line: &store.Line{Seat: seat, Text: fmt.Sprintf("🎭 %s: %s", speaker, line)}}
-	if err := b.db.Commit(rec, out, nil); err != nil {
+	in := games.Input{Kind: games.InSay, Seat: seat, Name: speaker, Action: games.Action{Text: line}}
+	return b.play(i, rec, g, in, shownNothing, "Your line is going into the channel.")
+}
+
+// The message command that appeals against a message's author.
+const appealMenu = "Appeal rudeness"
+
+// cmdAppeal asks the game to put a player's rudeness to the table's vote,
+// from /appeal or from the message command on the offending message.
+func (b *Bot) cmdAppeal(i *discordgo.Interaction, data discordgo.ApplicationCommandInteractionData) (reply, after) {
+	rec, no := b.channelGame(i)
+	if no != nil {
+		return *no, nil
+	}
+	user, _ := who(i)
+	seat := rec.SeatOf(user)
+	if seat < 0 {
+		return tell("Only players in this game can appeal."), nil
+	}
+	if rec.Status != store.Playing {
+		return tell("The game hasn't started yet."), nil
+	}
+	var offender, quote string
+	if data.Name == appealMenu {
+		m := data.Resolved.Messages[data.TargetID]
+		if m == nil || m.Author == nil {
+			return tell("I can't see that message."), nil
+		}
+		if m.Author.ID == b.botUserID() {
+			return tell("That message is mine. Appeal against a player with /appeal player:<name>."), nil
+		}
+		offender, quote = m.Author.ID, clip(m.Content, 200)
+	} else {
+		for _, o := range data.Options {
+			if o.Name == "player" {
+				offender = fmt.Sprint(o.Value)
+			}
+		}
+	}
+	target := rec.SeatOf(offender)
+	if target < 0 {
+		return tell("You can only appeal against a player in this game."), nil
+	}
+	_, g, err := b.load(rec)
+	if err != nil {
 		return b.oops(err), nil
 	}
-	post := func() { b.publish(rec, nil, out) }
-	if !rg.RolePlay() {
-		return tell("Your line is going into the channel."), post
-	}
-	return tell("Your line is going into the channel. Other players can give you a role-play marker by reacting to it with 🎭."), post
+	in := games.Input{Seat: seat, Action: games.Action{Verb: "appeal", Args: []string{strconv.Itoa(target)}, Text: quote}}
+	return b.play(i, rec, g, in, shownNothing, "Your appeal is before the table.")
 }

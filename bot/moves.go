@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -64,11 +65,11 @@ func (b *Bot) stale(i *discordgo.Interaction, rec *store.Game, g games.Game, sea
 		return b.oops(err)
 	}
 	b.keepHand(rec, seat, i)
-	return update(m)
+	return update(m).hand(rec, seat, i)
 }
 
 // onMove applies one player's action: validate, commit, then answer.
-func (b *Bot) onMove(i *discordgo.Interaction, id customID, text string) (reply, func()) {
+func (b *Bot) onMove(i *discordgo.Interaction, id customID, text string) (reply, after) {
 	rec, seat, no := b.playerOf(i, id)
 	if no != nil {
 		return *no, nil
@@ -82,34 +83,70 @@ func (b *Bot) onMove(i *discordgo.Interaction, id customID, text string) (reply,
 	}
 	a := id.action
 	a.Text = text
-	before := handViews(len(rec.Seats), g)
-	events, err := g.Apply(seat, a)
-	if err != nil {
-		return b.refusalOr(err), nil
-	}
 	answer := shownTable
 	if fromEphemeral(i) {
-		rememberHand(rec, seat, i)
 		answer = shownHand
 	}
-	out, err := b.commit(rec, g, events, before, seat, answer)
+	return b.play(i, rec, g, games.Input{Seat: seat, Action: a}, answer, "")
+}
+
+// onAct is a click on a button under one of the game's own messages (a
+// vote, say): anyone may press it, the game judges, and nothing goes stale.
+func (b *Bot) onAct(i *discordgo.Interaction, id customID) (reply, after) {
+	rec, no := b.current(i.ChannelID, id.game)
+	if no != nil {
+		return *no, nil
+	}
+	if rec.Status != store.Playing {
+		return tell("The game hasn't started yet."), nil
+	}
+	user, _ := who(i)
+	seat := rec.SeatOf(user)
+	if seat < 0 {
+		seat = games.Spectator
+	}
+	_, g, err := b.load(rec)
 	if err != nil {
 		return b.oops(err), nil
 	}
-	after := func() { b.publish(rec, g, out) }
-	var m msg
+	return b.play(i, rec, g, games.Input{Seat: seat, Action: id.action}, shownNothing, "Got it.")
+}
+
+// play applies an input made through an interaction and answers it as
+// answer says: updating the hand or the table that was clicked, or, for
+// anything else, with note only the user sees.
+func (b *Bot) play(i *discordgo.Interaction, rec *store.Game, g games.Game, in games.Input, answer shown, note string) (reply, after) {
+	before := handViews(len(rec.Seats), g)
+	events, err := games.Step(g, in)
+	if err != nil {
+		return b.refusalOr(err), nil
+	}
+	seat := in.Seat
 	if answer == shownHand {
+		rememberHand(rec, seat, i)
+	}
+	out, err := b.commit(rec, g, []games.Input{in}, events, before, seat, answer)
+	if err != nil {
+		return b.oops(err), nil
+	}
+	var m msg
+	switch answer {
+	case shownHand:
 		m, err = handMsg(rec, g, seat, "")
-	} else {
+	case shownTable:
 		m, err = tableMsg(rec, g)
+	default:
+		return tell("%s", note), b.publisher(rec, out, 0)
 	}
 	if err != nil {
 		// The move stands; its output still goes out, with the table.
-		out.TableDone = false
 		b.log.Error("render answer", "game", rec.ID, "err", err)
-		return tell("Your move was made, but I couldn't draw it here. The table shows where the game stands."), after
+		return tell("Your move was made, but I couldn't draw it here. The table shows where the game stands."), b.publisher(rec, out, 0)
 	}
-	return update(m), after
+	if answer == shownHand {
+		return update(m).hand(rec, seat, i), b.publisher(rec, out, 0)
+	}
+	return update(m), b.publisher(rec, out, out.Version)
 }
 
 // onAsk opens the text box for a move that needs typed words.
@@ -167,27 +204,29 @@ func handViews(seats int, g games.Game) []games.View {
 type shown int
 
 const (
-	shownTable shown = iota // the table message itself (a table button, or Start)
-	shownHand               // the actor's own hand, updated in place
+	shownNothing shown = iota // a command: the output lane draws everything
+	shownTable                // the table message itself (a table button, or Start)
+	shownHand                 // the actor's own hand, updated in place
 )
 
-// commit saves a game after an accepted move, before anyone is answered,
-// together with the output the move owes the channel: its narration, a ping
-// for the seats that now have to act and weren't pinged yet, and a redraw of
-// the hands the move changed (every hand when before is nil). The actor's
-// view always counts as changed: it has been used, so a second click on it
-// is a double click.
-func (b *Bot) commit(rec *store.Game, g games.Game, events []games.Event, before []games.View, actor int, answer shown) (*store.Output, error) {
+// commit saves a game after accepted inputs, before anyone is answered,
+// with the inputs appended to its log and the output the change owes the
+// channel: the game's messages, a ping for the seats that now have to act
+// and weren't pinged yet, and a redraw of the hands the change altered
+// (every hand when before is nil). The actor's view always counts as
+// changed: it has been used, so a second click on it is a double click.
+func (b *Bot) commit(rec *store.Game, g games.Game, in []games.Input, events []games.Event, before []games.View, actor int, answer shown) (*store.Output, error) {
+	r, _ := b.rules(rec.Kind)
 	state, err := games.Encode(g)
 	if err != nil {
 		return nil, fmt.Errorf("encode game %s: %w", rec.ID, err)
 	}
-	rec.State = state
+	rec.State, rec.StateVersion = state, r.Version
 	rec.Version++
 	appendLog(rec, events)
-	out := &store.Output{Game: rec.ID, Channel: rec.Channel, Version: rec.Version, TableDone: answer == shownTable}
+	out := &store.Output{Game: rec.ID, Channel: rec.Channel, Version: rec.Version}
 	for s := range rec.Seats {
-		if before == nil || s == actor || !reflect.DeepEqual(before[s], g.Hand(s)) {
+		if before == nil || s >= len(before) || s == actor || !reflect.DeepEqual(before[s], g.Hand(s)) {
 			rec.Seats[s].ViewVersion = rec.Version
 			if s != actor || answer != shownHand {
 				out.Hands = append(out.Hands, s)
@@ -195,31 +234,76 @@ func (b *Bot) commit(rec *store.Game, g games.Game, events []games.Event, before
 		}
 	}
 	for _, e := range events {
-		if e.Story {
-			out.Story = append(out.Story, e.Text)
+		if e.Story || e.Ref != "" {
+			out.Events = append(out.Events, e)
 		}
 	}
 	now := g.ToAct()
 	for _, s := range now {
-		if !slices.Contains(rec.Waiting, s) {
+		if s >= 0 && s < len(rec.Seats) && !slices.Contains(rec.Waiting, s) {
 			out.Ping = append(out.Ping, s)
 			rec.Seats[s].WaitingSince = rec.Version
 		}
 	}
 	rec.Waiting = now
+	earliest := b.syncTimers(rec, g)
 	var end *store.Ending
 	if g.Over() {
 		end = &store.Ending{How: "finished"}
-		for _, r := range g.Results() {
-			s := rec.Seats[r.Seat]
-			end.Results = append(end.Results, store.PlayerResult{User: s.User, Name: s.Name, Won: r.Winner})
+		for _, res := range g.Results() {
+			s := rec.Seats[res.Seat]
+			end.Results = append(end.Results, store.PlayerResult{User: s.User, Name: s.Name, Won: res.Winner, Score: res.Score})
 		}
 	}
-	return out, b.db.Commit(rec, out, end)
+	at := b.now().UTC()
+	entries := make([]store.Entry, len(in))
+	for n, x := range in {
+		entries[n] = store.Entry{At: at, Input: x}
+	}
+	if err := b.db.Commit(rec, entries, out, end); err != nil {
+		return nil, err
+	}
+	if !earliest.IsZero() {
+		b.timers.wake(earliest)
+	}
+	return out, nil
+}
+
+// syncTimers keeps the game's deadlines: a timer listed for the first time
+// is due its delay from now, one no longer listed is dropped, and a fired
+// one stays fired (0) while the game still lists it. It returns the
+// earliest new due time, if any.
+func (b *Bot) syncTimers(rec *store.Game, g games.Game) time.Time {
+	var earliest time.Time
+	tg, ok := g.(games.Timed)
+	if !ok || g.Over() {
+		rec.Timers = nil
+		return earliest
+	}
+	want := map[string]int64{}
+	for _, t := range tg.Timers() {
+		if at, had := rec.Timers[t.Key]; had {
+			want[t.Key] = at
+			continue
+		}
+		due := b.now().Add(t.Delay)
+		want[t.Key] = due.UnixMilli()
+		if earliest.IsZero() || due.Before(earliest) {
+			earliest = due
+		}
+	}
+	rec.Timers = want
+	if len(want) == 0 {
+		rec.Timers = nil
+	}
+	return earliest
 }
 
 func appendLog(rec *store.Game, events []games.Event) {
 	for _, e := range events {
+		if e.Ref != "" && !e.Story {
+			continue
+		}
 		line, _, _ := strings.Cut(e.Text, "\n")
 		rec.Log = append(rec.Log, clip(line, maxLogLine))
 	}

@@ -2,134 +2,88 @@ package bot
 
 import (
 	"errors"
-	"fmt"
-	"maps"
 	"slices"
+	"sort"
 
 	"github.com/cardtable/cardbot/games"
 	"github.com/cardtable/cardbot/store"
 )
 
-// markerEmoji is the reaction that awards a role-play marker.
-const markerEmoji = "🎭"
-
-// onReaction counts a 🎭 added to or removed from a role-play message.
-// Reactions have no reply, so a reaction the rules refuse is just not
-// counted. The record of counted reactions makes a repeated event harmless.
+// onReaction hands a reaction on one of the game's own messages to the
+// game, if the game counts that emoji there. Reactions have no reply, so
+// one the rules refuse is just not counted; the record of delivered
+// reactions makes a repeated event, or the recount at start-up, harmless.
 func (b *Bot) onReaction(channel, message, user, emoji string, add bool) {
-	if emoji != markerEmoji {
-		return
-	}
 	rec, err := b.db.Game(channel)
-	if err != nil || rec == nil || rec.Status != store.Playing {
+	if err != nil || rec == nil || rec.Status != store.Playing || user == b.botUserID() {
 		return
 	}
-	b.logReact(rec, b.react(rec, message, user, add))
+	posts, err := b.db.Posts(rec.ID)
+	if err != nil {
+		b.log.Warn("count reaction", "game", rec.ID, "err", err)
+		return
+	}
+	ref, ok := posts.RefOf(message)
+	if !ok || !slices.Contains(posts.Emoji[ref], emoji) {
+		return
+	}
+	b.logReact(rec, b.react(rec, ref, emoji, user, add))
 }
 
-// react applies one reaction change to the game and commits it. The record
-// remembers which reactions were counted and which the rules refused, so a
-// repeated event, or the recount at start-up, changes nothing.
-func (b *Bot) react(rec *store.Game, message, user string, add bool) error {
-	author, ok := rec.RolePlay[message]
-	from := rec.SeatOf(user)
-	if !ok || from < 0 {
-		return nil // not a role-play message, or a spectator
-	}
-	if refused := slices.Contains(rec.Refused[message], user); refused {
-		if add {
-			return nil
-		}
-		rec.Refused = without(rec.Refused, message, user)
-		return b.db.Save(rec)
-	}
-	if counted := slices.Contains(rec.Counted[message], user); counted == add {
+func reactKey(ref, emoji string) string { return ref + " " + emoji }
+
+// react delivers one reaction change to the game and commits it.
+func (b *Bot) react(rec *store.Game, ref, emoji, user string, add bool) error {
+	key := reactKey(ref, emoji)
+	if slices.Contains(rec.Reacts[key], user) == add {
 		return nil // already as the reaction says
+	}
+	if add {
+		rec.Reacts = with(rec.Reacts, key, user)
+	} else {
+		rec.Reacts = without(rec.Reacts, key, user)
 	}
 	_, g, err := b.load(rec)
 	if err != nil {
 		return err
 	}
-	rg, ok := g.(games.Reactive)
-	if !ok {
-		return nil
+	seat := rec.SeatOf(user)
+	if seat < 0 {
+		seat = games.Spectator
 	}
-	events, err := rg.React(from, author, message, add)
+	in := games.Input{Kind: games.InReact, Seat: seat, Ref: ref, Emoji: emoji, Add: add}
+	before := handViews(len(rec.Seats), g)
+	events, err := games.Step(g, in)
 	var refusal *games.Refusal
 	switch {
 	case errors.As(err, &refusal):
-		if add {
-			rec.Refused = with(rec.Refused, message, user)
-			return b.db.Save(rec)
-		}
-		return nil
+		// Not counted, but delivered: remembered so it is never counted later.
+		return b.db.Save(rec)
 	case err != nil:
 		return err
-	case add:
-		rec.Counted = with(rec.Counted, message, user)
-	default:
-		rec.Counted = without(rec.Counted, message, user)
 	}
-	state, err := games.Encode(g)
+	out, err := b.commit(rec, g, []games.Input{in}, events, before, -1, shownNothing)
 	if err != nil {
-		return fmt.Errorf("encode game %s: %w", rec.ID, err)
-	}
-	rec.State = state
-	appendLog(rec, events)
-	if err := b.db.Save(rec); err != nil {
 		return err
 	}
-	// Markers show on the table and in every hand; no narration, so
-	// nothing is owed if this output is lost: start-up redraws the table.
-	out := &store.Output{Game: rec.ID, Channel: rec.Channel, Version: rec.Version, Hands: allSeats(rec)}
-	b.output(rec.Channel, "publish", func() { b.publish(rec, g, out) })
+	b.output(rec.Channel, "publish", func() { b.publish(rec.Channel, out, 0) })
 	return nil
 }
 
-func with(m map[string][]string, message, user string) map[string][]string {
+func with(m map[string][]string, key, user string) map[string][]string {
 	if m == nil {
 		m = map[string][]string{}
 	}
-	m[message] = append(m[message], user)
+	m[key] = append(m[key], user)
 	return m
 }
 
-func without(m map[string][]string, message, user string) map[string][]string {
-	m[message] = slices.DeleteFunc(m[message], func(u string) bool { return u == user })
-	if len(m[message]) == 0 {
-		delete(m, message)
+func without(m map[string][]string, key, user string) map[string][]string {
+	m[key] = slices.DeleteFunc(m[key], func(u string) bool { return u == user })
+	if len(m[key]) == 0 {
+		delete(m, key)
 	}
 	return m
-}
-
-// recount brings a game's counted 🎭 reactions in line with what Discord
-// lists now, for reactions given or taken back while the bot was away, or
-// cleared by a moderator. Take-backs go first, since they free markers.
-func (b *Bot) recount(rec *store.Game, messages []string) {
-	now := map[string][]string{}
-	for _, message := range messages {
-		users, err := b.reactors(rec.Channel, message)
-		if err != nil {
-			if !isUnknownMessage(err) { // a deleted line's awards stand
-				b.log.Warn("list reactions", "game", rec.ID, "err", err)
-			}
-			continue
-		}
-		now[message] = users
-	}
-	for message, users := range now {
-		gone := append(slices.Clone(rec.Counted[message]), rec.Refused[message]...)
-		for _, user := range gone {
-			if !slices.Contains(users, user) {
-				b.logReact(rec, b.react(rec, message, user, false))
-			}
-		}
-	}
-	for _, message := range messages {
-		for _, user := range now[message] {
-			b.logReact(rec, b.react(rec, message, user, true))
-		}
-	}
 }
 
 func (b *Bot) logReact(rec *store.Game, err error) {
@@ -138,39 +92,103 @@ func (b *Bot) logReact(rec *store.Game, err error) {
 	}
 }
 
+// watched lists a game's messages whose reactions count, with the emoji.
+type watched struct{ ref, id, emoji string }
+
+func watchList(posts *store.Posts, only string) []watched {
+	var out []watched
+	for ref, emoji := range posts.Emoji {
+		id := posts.Refs[ref]
+		if id == "" || (only != "" && id != only) {
+			continue
+		}
+		for _, e := range emoji {
+			out = append(out, watched{ref, id, e})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ref+out[i].emoji < out[j].ref+out[j].emoji })
+	return out
+}
+
+// recount brings a game's delivered reactions in line with what Discord
+// lists now, for reactions given or taken back while the bot was away, or
+// cleared by a moderator. Take-backs go first, since they can free what
+// an award spends.
+func (b *Bot) recount(rec *store.Game, list []watched) {
+	now := map[string][]string{}
+	for _, w := range list {
+		users, err := b.reactors(rec.Channel, w.id, w.emoji)
+		if err != nil {
+			if !isUnknownMessage(err) { // a deleted message's reactions stand
+				b.log.Warn("list reactions", "game", rec.ID, "err", err)
+			}
+			continue
+		}
+		now[reactKey(w.ref, w.emoji)] = users
+	}
+	for _, w := range list {
+		key := reactKey(w.ref, w.emoji)
+		users, ok := now[key]
+		if !ok {
+			continue
+		}
+		for _, user := range slices.Clone(rec.Reacts[key]) {
+			if !slices.Contains(users, user) {
+				b.logReact(rec, b.react(rec, w.ref, w.emoji, user, false))
+			}
+		}
+	}
+	for _, w := range list {
+		for _, user := range now[reactKey(w.ref, w.emoji)] {
+			if user != b.botUserID() {
+				b.logReact(rec, b.react(rec, w.ref, w.emoji, user, true))
+			}
+		}
+	}
+}
+
 // onReactionsCleared recounts a message whose reactions a moderator removed.
 func (b *Bot) onReactionsCleared(channel, message, emoji string) {
-	if emoji != "" && emoji != markerEmoji {
-		return
-	}
 	rec, err := b.db.Game(channel)
 	if err != nil || rec == nil || rec.Status != store.Playing {
 		return
 	}
-	if _, ok := rec.RolePlay[message]; ok {
-		b.recount(rec, []string{message})
+	posts, err := b.db.Posts(rec.ID)
+	if err != nil {
+		return
+	}
+	list := slices.DeleteFunc(watchList(posts, message), func(w watched) bool { return emoji != "" && w.emoji != emoji })
+	if len(list) > 0 {
+		b.recount(rec, list)
 	}
 }
 
-// resyncReactions queues a recount of every running game's role-play
-// lines, each in its channel's move lane: after the gateway is open, so a
-// reaction made meanwhile arrives as an event rather than falling between
-// the listing and the connection.
+// resyncReactions queues a recount of every running game's watched
+// messages, each in its channel's move lane: after the gateway is open, so
+// a reaction made meanwhile arrives as an event rather than falling
+// between the listing and the connection.
 func (b *Bot) resyncReactions() error {
 	recs, err := b.db.Running()
 	if err != nil {
 		return err
 	}
 	for _, rec := range recs {
-		if rec.Status != store.Playing || len(rec.RolePlay) == 0 {
+		if rec.Status != store.Playing {
 			continue
 		}
-		messages := slices.Sorted(maps.Keys(rec.RolePlay))
 		b.lanes.push(rec.Channel, func() {
 			b.guard("recount", func() {
 				// The record may have moved on since the list was read.
-				if cur, _ := b.db.Game(rec.Channel); cur != nil && cur.ID == rec.ID {
-					b.recount(cur, messages)
+				cur, _ := b.db.Game(rec.Channel)
+				if cur == nil || cur.ID != rec.ID {
+					return
+				}
+				posts, err := b.db.Posts(cur.ID)
+				if err != nil {
+					return
+				}
+				if list := watchList(posts, ""); len(list) > 0 {
+					b.recount(cur, list)
 				}
 			})
 		})
@@ -178,12 +196,12 @@ func (b *Bot) resyncReactions() error {
 	return nil
 }
 
-// reactors lists every user who reacted 🎭 to a message, page by page.
-func (b *Bot) reactors(channel, message string) ([]string, error) {
+// reactors lists every user who reacted with emoji to a message, page by page.
+func (b *Bot) reactors(channel, message, emoji string) ([]string, error) {
 	var users []string
 	after := ""
 	for {
-		page, err := b.s.MessageReactions(channel, message, markerEmoji, 100, "", after)
+		page, err := b.s.MessageReactions(channel, message, emoji, 100, "", after)
 		if err != nil {
 			return nil, err
 		}
@@ -195,12 +213,4 @@ func (b *Bot) reactors(channel, message string) ([]string, error) {
 		}
 		after = page[len(page)-1].ID
 	}
-}
-
-func allSeats(rec *store.Game) []int {
-	out := make([]int, len(rec.Seats))
-	for i := range out {
-		out[i] = i
-	}
-	return out
 }

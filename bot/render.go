@@ -38,13 +38,18 @@ var noMentions = &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMen
 
 // msg is one rendered message, convertible to each of discordgo's shapes.
 type msg struct {
+	mentions   []string // users this message may ping; nobody when empty
 	content    string
 	embeds     []*discordgo.MessageEmbed
 	components []discordgo.MessageComponent
 }
 
 func (m msg) send() *discordgo.MessageSend {
-	return &discordgo.MessageSend{Content: m.content, Embeds: m.embeds, Components: m.components, AllowedMentions: noMentions}
+	allowed := noMentions
+	if len(m.mentions) > 0 {
+		allowed = &discordgo.MessageAllowedMentions{Users: m.mentions}
+	}
+	return &discordgo.MessageSend{Content: m.content, Embeds: m.embeds, Components: m.components, AllowedMentions: allowed}
 }
 
 func (m msg) edit(channel, id string) *discordgo.MessageEdit {
@@ -131,6 +136,12 @@ var buttonStyles = map[games.Style]discordgo.ButtonStyle{
 // controls lays out a view's select menus (a row each) and buttons (five to
 // a row), followed by extra buttons. It refuses layouts Discord would reject.
 func controls(game string, version int, v games.View, extra ...discordgo.Button) ([]discordgo.MessageComponent, error) {
+	return layout("move", game, version, v, extra...)
+}
+
+// layout is controls with the custom_id kind of plain buttons: "move" for
+// views, "act" for buttons under a game's own messages.
+func layout(kind, game string, version int, v games.View, extra ...discordgo.Button) ([]discordgo.MessageComponent, error) {
 	var rows []discordgo.MessageComponent
 	seen := map[string]bool{}
 	claim := func(s string) error {
@@ -181,7 +192,7 @@ func controls(game string, version int, v games.View, extra ...discordgo.Button)
 	}
 	var buttons []discordgo.MessageComponent
 	for _, b := range v.Buttons {
-		kind := "move"
+		kind := kind
 		if b.Ask != nil {
 			kind = "ask"
 		}

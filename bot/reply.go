@@ -3,10 +3,14 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"net"
+	"net/http"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/cardtable/cardbot/games"
+	"github.com/cardtable/cardbot/store"
 )
 
 // reply is a handler's answer to an interaction. Handlers return it rather
@@ -16,7 +20,18 @@ type reply struct {
 	ephemeral bool
 	msg       msg
 	modal     *discordgo.InteractionResponseData
+	held      *heldHand // the answer shows this hand; its token is kept only if Discord takes it
 }
+
+// heldHand names the seat whose hand an answer shows.
+type heldHand struct {
+	channel, game, token string
+	seat                 int
+}
+
+// after is what follows an answered interaction, run in the channel's
+// output lane; answered says whether Discord accepted the answer.
+type after func(answered bool)
 
 // tell answers with a short sentence only the user sees: every refusal.
 func tell(format string, args ...any) reply {
@@ -38,11 +53,56 @@ func update(m msg) reply {
 	return reply{kind: discordgo.InteractionResponseUpdateMessage, msg: m}
 }
 
+// hand marks the answer as showing seat's hand.
+func (r reply) hand(rec *store.Game, seat int, i *discordgo.Interaction) reply {
+	r.held = &heldHand{channel: rec.Channel, game: rec.ID, token: i.Token, seat: seat}
+	return r
+}
+
 func (r reply) response() *discordgo.InteractionResponse {
 	if r.modal != nil {
 		return &discordgo.InteractionResponse{Type: discordgo.InteractionResponseModal, Data: r.modal}
 	}
 	return &discordgo.InteractionResponse{Type: r.kind, Data: r.msg.data(r.ephemeral)}
+}
+
+// answerWindow is how long an answer may be retried: Discord drops an
+// interaction not answered within three seconds of its creation.
+const answerWindow = 2500 * time.Millisecond
+
+// respond sends an answer, retrying a 5xx or a network error while
+// Discord's window is open. An answer Discord reports as already given
+// counts as given: the first attempt got through and only its reply was lost.
+func (b *Bot) respond(i *discordgo.Interaction, r reply) bool {
+	deadline := time.Now().Add(answerWindow)
+	for attempt := 0; ; attempt++ {
+		err := b.s.InteractionRespond(i, r.response())
+		if err == nil || alreadyAnswered(err) {
+			return true
+		}
+		if !retryable(err) || time.Now().Add(time.Duration(attempt+1)*100*time.Millisecond).After(deadline) {
+			b.log.Warn("answer interaction", "type", i.Type.String(), "attempts", attempt+1, "err", err)
+			return false
+		}
+		time.Sleep(time.Duration(attempt+1) * 100 * time.Millisecond)
+	}
+}
+
+// retryable: Discord's own trouble (5xx) or the network's, not a refusal.
+func retryable(err error) bool {
+	var rest *discordgo.RESTError
+	if errors.As(err, &rest) && rest.Response != nil {
+		return rest.Response.StatusCode >= 500
+	}
+	var ne net.Error
+	return errors.As(err, &ne) || errors.Is(err, discordgo.ErrJSONUnmarshal)
+}
+
+// alreadyAnswered is Discord's "Interaction has already been acknowledged".
+func alreadyAnswered(err error) bool {
+	var rest *discordgo.RESTError
+	return errors.As(err, &rest) && rest.Response != nil && rest.Response.StatusCode == http.StatusBadRequest &&
+		rest.Message != nil && rest.Message.Code == discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged
 }
 
 // oops is the answer when something on our side failed; the error is logged,

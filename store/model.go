@@ -3,7 +3,13 @@ package store
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/cardtable/cardbot/games"
 )
+
+// Schema is the layout version of a stored game record. A record of
+// another version is refused, never half-read.
+const Schema = 2
 
 // Status of an open game.
 const (
@@ -11,32 +17,36 @@ const (
 	Playing = "playing"
 )
 
-// Game is one channel's game as the bot keeps it: who sits where, the
-// table message, and the game's own state as the rules encoded it.
+// Game is one channel's game as the bot keeps it: who sits where and the
+// game's own state as the rules encoded it. Only the channel's move lane
+// writes it; the ids of the bot's messages live apart, in Posts.
 type Game struct {
-	ID       string          `json:"id"`
-	Kind     string          `json:"kind"`
-	Guild    string          `json:"guild"`
-	Channel  string          `json:"channel"`
-	Host     string          `json:"host"`
-	Status   string          `json:"status"`
-	Version  int             `json:"version"` // move counter, part of every custom_id
-	Seats    []Seat          `json:"seats"`
-	Options  map[string]int  `json:"options"`
-	Seed     uint64          `json:"seed"`
-	TableMsg string          `json:"table_msg"`
-	PingMsg  string          `json:"ping_msg,omitempty"`
-	Waiting  []int           `json:"waiting,omitempty"` // seats already pinged for the current turn
-	State    json.RawMessage `json:"state,omitempty"`
-	Log      []string        `json:"log,omitempty"` // the latest table lines
-	// Role-play messages posted with /say: message id → seat, and the
-	// reactions the game has counted on each (message id → user ids).
-	RolePlay map[string]int      `json:"role_play,omitempty"`
-	Counted  map[string][]string `json:"counted,omitempty"`
-	// Reactions the rules refused (message id → user ids), so that a restart
-	// does not count them as if given while the bot was away.
-	Refused map[string][]string `json:"refused,omitempty"`
-	Created time.Time           `json:"created"`
+	Schema  int    `json:"schema"`
+	ID      string `json:"id"`
+	Kind    string `json:"kind"`
+	Guild   string `json:"guild"`
+	Channel string `json:"channel"`
+	Host    string `json:"host"`
+	Status  string `json:"status"`
+	Version int    `json:"version"` // move counter, part of every custom_id
+	Seats   []Seat `json:"seats"`
+	// StartSeats is how many seats the game was dealt with; later seats
+	// joined while it ran (the log records those joins).
+	StartSeats   int             `json:"start_seats,omitempty"`
+	Options      map[string]int  `json:"options"`
+	Seed         uint64          `json:"seed"`
+	StateVersion int             `json:"state_version,omitempty"`
+	State        json.RawMessage `json:"state,omitempty"`
+	Waiting      []int           `json:"waiting,omitempty"` // seats already pinged for the current turn
+	Log          []string        `json:"log,omitempty"`     // the latest table lines
+	Steps        int             `json:"steps,omitempty"`   // inputs in the game's log so far
+	// Reacts: for each game message ref and emoji ("ref emoji"), the users
+	// whose reaction has reached the game, so a repeated event or the
+	// recount at start-up delivers each reaction once.
+	Reacts map[string][]string `json:"reacts,omitempty"`
+	// Timers: the game's deadlines by key, with when each is due (Unix ms).
+	Timers  map[string]int64 `json:"timers,omitempty"`
+	Created time.Time        `json:"created"`
 }
 
 // Seat is one player.
@@ -44,6 +54,7 @@ type Seat struct {
 	User      string `json:"user"`
 	Name      string `json:"name"`
 	Character string `json:"character,omitempty"`
+	Left      bool   `json:"left,omitempty"` // left a game that lets people come and go
 	// The interaction that last showed this player their hand: its token
 	// lets the bot refresh that ephemeral message in place for 15 minutes.
 	HandToken string    `json:"hand_token,omitempty"`
@@ -60,11 +71,46 @@ type Seat struct {
 // SeatOf returns the user's seat, or -1.
 func (g *Game) SeatOf(user string) int {
 	for i, s := range g.Seats {
-		if s.User == user {
+		if s.User == user && !s.Left {
 			return i
 		}
 	}
 	return -1
+}
+
+// Setup is what the game was dealt with, for a replay from its log.
+func (g *Game) Setup() games.Setup {
+	n := g.StartSeats
+	if n == 0 || n > len(g.Seats) {
+		n = len(g.Seats)
+	}
+	names := make([]string, n)
+	for i := range names {
+		names[i] = g.Seats[i].Name
+	}
+	return games.Setup{Players: names, Options: g.Options, Seed: g.Seed}
+}
+
+// Posts are the ids of the messages the bot posted for a game. Only the
+// channel's output lane writes them, so no move can undo them.
+type Posts struct {
+	Table string            `json:"table,omitempty"`
+	Drawn int               `json:"drawn,omitempty"` // the move counter the table message shows
+	Ping  string            `json:"ping,omitempty"`  // the latest standalone turn ping
+	Refs  map[string]string `json:"refs,omitempty"`  // the game's own messages: ref → message id
+	// Emoji that count on a game message, by ref: reactions with others
+	// never reach the game.
+	Emoji map[string][]string `json:"emoji,omitempty"`
+}
+
+// RefOf returns the game ref of a message id, if it is one of the game's.
+func (p *Posts) RefOf(message string) (string, bool) {
+	for ref, id := range p.Refs {
+		if id == message {
+			return ref, true
+		}
+	}
+	return "", false
 }
 
 // Ended is what remains of a finished or cancelled game.
@@ -78,9 +124,10 @@ type Ended struct {
 
 // PlayerResult is one player's outcome of a finished game.
 type PlayerResult struct {
-	User string
-	Name string
-	Won  bool
+	User  string
+	Name  string
+	Won   bool
+	Score int
 }
 
 // Stats is a server's record: user id → their tallies.
@@ -92,30 +139,40 @@ type PlayerStats struct {
 	Games map[string]*Tally `json:"games"`
 }
 
-// Tally counts games played and won.
+// Tally counts games played and won, and the points scored.
 type Tally struct {
 	Played int `json:"played"`
 	Won    int `json:"won"`
+	Points int `json:"points,omitempty"`
+	Best   int `json:"best,omitempty"`
 }
 
-// Output is what a committed move still owes its channel: narration to post,
-// players to ping, hands and the table to redraw. It is saved with the move
-// and removed once done, so a crash in between does not lose it.
+// Output is what a committed change still owes its channel: the game's
+// messages to post or edit, players to ping, hands and the table to
+// redraw. It is saved with the change and removed once done, so a crash in
+// between does not lose it; its messages carry nonces derived from Key, so
+// doing it twice posts nothing twice.
 type Output struct {
-	Key       string   `json:"-"`
-	Game      string   `json:"game"`
-	Channel   string   `json:"channel"`
-	Version   int      `json:"version"` // the move counter the move left
-	Story     []string `json:"story,omitempty"`
-	Ping      []int    `json:"ping,omitempty"`
-	Hands     []int    `json:"hands,omitempty"`
-	TableDone bool     `json:"table_done,omitempty"` // the answer already showed the table
-	Closed    string   `json:"closed,omitempty"`     // the game was ended early: leave the table with this note and no controls
-	Line      *Line    `json:"line,omitempty"`       // a role-play line to post
+	Key     string        `json:"-"`
+	Game    string        `json:"game"`
+	Channel string        `json:"channel"`
+	Version int           `json:"version"` // the move counter the change left
+	Events  []games.Event `json:"events,omitempty"`
+	Ping    []int         `json:"ping,omitempty"`
+	Hands   []int         `json:"hands,omitempty"`
+	Closed  string        `json:"closed,omitempty"` // the game was ended early: leave the table with this note and no controls
 }
 
-// Line is a player's in-character line, as /say posts it.
-type Line struct {
-	Seat int    `json:"seat"`
-	Text string `json:"text"` // the whole message, attribution included
+// Entry is one input in a game's log.
+type Entry struct {
+	At    time.Time   `json:"at"`
+	Input games.Input `json:"in"`
+}
+
+// Due is a timer that has come due.
+type Due struct {
+	Channel string `json:"channel"`
+	Game    string `json:"game"`
+	Key     string `json:"key"`
+	At      int64  `json:"at"` // Unix ms
 }

@@ -4,6 +4,8 @@
 package store
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,11 +16,17 @@ import (
 )
 
 var (
-	bucketGames = []byte("games")  // channel id → running or lobby Game
-	bucketEnded = []byte("ended")  // game id → Ended, so old buttons get a precise answer
-	bucketStats = []byte("stats")  // guild id → Stats
-	bucketOut   = []byte("outbox") // channel/sequence → Output still owed
+	bucketGames  = []byte("games")  // channel id → running or lobby Game
+	bucketPosts  = []byte("posts")  // game id → Posts (the output lane's alone)
+	bucketEnded  = []byte("ended")  // game id → Ended, so old buttons get a precise answer
+	bucketStats  = []byte("stats")  // guild id → Stats
+	bucketOut    = []byte("outbox") // channel/sequence → Output still owed
+	bucketLog    = []byte("log")    // game id/sequence → Entry
+	bucketTimers = []byte("timers") // due (8 bytes, big-endian Unix ms) + channel + 0 + key → Due
 )
+
+// ErrSchema is returned for a record written by a newer (or unknown) build.
+var ErrSchema = errors.New("stored game has an unknown schema version")
 
 // Store is the bot's database.
 type Store struct {
@@ -35,7 +43,7 @@ func Open(path string) (*Store, error) {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
-		for _, b := range [][]byte{bucketGames, bucketEnded, bucketStats, bucketOut} {
+		for _, b := range [][]byte{bucketGames, bucketPosts, bucketEnded, bucketStats, bucketOut, bucketLog, bucketTimers} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}
@@ -54,9 +62,29 @@ func (s *Store) Close() error { return s.db.Close() }
 
 // Game returns the game open in a channel, or nil.
 func (s *Store) Game(channel string) (*Game, error) {
-	g, err := get[Game](s, bucketGames, channel)
+	var g *Game
+	err := s.db.View(func(tx *bolt.Tx) error {
+		var err error
+		g, err = decodeGame(tx.Bucket(bucketGames).Get([]byte(channel)))
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("load game in channel %s: %w", channel, err)
+	}
+	return g, nil
+}
+
+// decodeGame reads a record, refusing one of another schema.
+func decodeGame(v []byte) (*Game, error) {
+	if v == nil {
+		return nil, nil
+	}
+	g := new(Game)
+	if err := json.Unmarshal(v, g); err != nil {
+		return nil, err
+	}
+	if g.Schema != Schema {
+		return nil, fmt.Errorf("%w: game %s has schema %d, this build reads %d", ErrSchema, g.ID, g.Schema, Schema)
 	}
 	return g, nil
 }
@@ -75,10 +103,7 @@ func get[T any](s *Store, bucket []byte, key string) (*T, error) {
 	return out, err
 }
 
-// Save commits a game. The ids of the bot's own messages (the table, the
-// ping, role-play lines) are kept as stored: they change only through Patch,
-// from the bot's output lane, which works beside the moves and must not be
-// undone by them.
+// Save commits a game with no input to log (a lobby's seats, a hand token).
 func (s *Store) Save(g *Game) error {
 	if err := s.db.Update(func(tx *bolt.Tx) error { return saveTx(tx, g) }); err != nil {
 		return fmt.Errorf("save game %s: %w", g.ID, err)
@@ -92,11 +117,15 @@ type Ending struct {
 	Results []PlayerResult
 }
 
-// Commit saves a move together with the output it owes the channel, in one
-// transaction, so a crash before that output is done leaves it pending; with
-// end set the game ends in the same transaction. It sets out.Key.
-func (s *Store) Commit(g *Game, out *Output, end *Ending) error {
+// Commit saves a change together with the inputs that made it (appended to
+// the game's log) and the output it owes the channel, in one transaction,
+// so a crash before that output is done leaves it pending; with end set
+// the game ends in the same transaction. It sets out.Key.
+func (s *Store) Commit(g *Game, in []Entry, out *Output, end *Ending) error {
 	err := s.db.Update(func(tx *bolt.Tx) error {
+		if err := appendLog(tx, g, in); err != nil {
+			return err
+		}
 		var err error
 		if end != nil {
 			err = endTx(tx, g, end.How, end.Results)
@@ -114,15 +143,49 @@ func (s *Store) Commit(g *Game, out *Output, end *Ending) error {
 	return nil
 }
 
+func logKey(game string, n int) []byte { return fmt.Appendf(nil, "%s/%010d", game, n) }
+
+func appendLog(tx *bolt.Tx, g *Game, in []Entry) error {
+	b := tx.Bucket(bucketLog)
+	for _, e := range in {
+		v, err := json.Marshal(e)
+		if err != nil {
+			return err
+		}
+		if err := b.Put(logKey(g.ID, g.Steps), v); err != nil {
+			return err
+		}
+		g.Steps++
+	}
+	return nil
+}
+
+// History is a game's log, in order.
+func (s *Store) History(game string) ([]Entry, error) {
+	var out []Entry
+	prefix := []byte(game + "/")
+	err := s.db.View(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bucketLog).Cursor()
+		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+			var e Entry
+			if err := json.Unmarshal(v, &e); err != nil {
+				return err
+			}
+			out = append(out, e)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read log of game %s: %w", game, err)
+	}
+	return out, nil
+}
+
 // stored returns the channel's record if it is game id, and whether the
 // channel holds another game.
 func stored(b *bolt.Bucket, channel, id string) (cur *Game, other bool, err error) {
-	v := b.Get([]byte(channel))
-	if v == nil {
-		return nil, false, nil
-	}
-	cur = new(Game)
-	if err := json.Unmarshal(v, cur); err != nil {
+	cur, err = decodeGame(b.Get([]byte(channel)))
+	if err != nil || cur == nil {
 		return nil, false, err
 	}
 	if cur.ID != id {
@@ -131,20 +194,23 @@ func stored(b *bolt.Bucket, channel, id string) (cur *Game, other bool, err erro
 	return cur, false, nil
 }
 
-// keepOwned copies what only Patch may change from the stored record.
-func keepOwned(g, cur *Game) {
-	g.TableMsg, g.PingMsg, g.RolePlay = cur.TableMsg, cur.PingMsg, cur.RolePlay
-}
-
 func saveTx(tx *bolt.Tx, g *Game) error {
 	b := tx.Bucket(bucketGames)
-	cur, _, err := stored(b, g.Channel, g.ID)
+	cur, other, err := stored(b, g.Channel, g.ID)
 	if err != nil {
 		return err
 	}
-	if cur != nil {
-		keepOwned(g, cur)
+	if other {
+		return fmt.Errorf("channel %s holds another game", g.Channel)
 	}
+	var was map[string]int64
+	if cur != nil {
+		was = cur.Timers
+	}
+	if err := indexTimers(tx, g, was, g.Timers); err != nil {
+		return err
+	}
+	g.Schema = Schema
 	out, err := json.Marshal(g)
 	if err != nil {
 		return err
@@ -152,34 +218,105 @@ func saveTx(tx *bolt.Tx, g *Game) error {
 	return b.Put([]byte(g.Channel), out)
 }
 
-// Patch changes a game's bookkeeping (message ids) in one transaction on
-// the record as it is now, so it never undoes a move saved meanwhile. It
-// reports false, changing nothing, if the channel holds another game or none.
-func (s *Store) Patch(channel, id string, f func(*Game)) (bool, error) {
-	found := false
-	err := s.db.Update(func(tx *bolt.Tx) error {
-		var err error
-		found, err = patchTx(tx, channel, id, f)
-		return err
-	})
-	if err != nil {
-		return false, fmt.Errorf("update game %s: %w", id, err)
-	}
-	return found, nil
+func timerKey(channel, key string, at int64) []byte {
+	k := binary.BigEndian.AppendUint64(nil, uint64(at))
+	k = append(k, channel...)
+	k = append(k, 0)
+	return append(k, key...)
 }
 
-func patchTx(tx *bolt.Tx, channel, id string, f func(*Game)) (bool, error) {
-	b := tx.Bucket(bucketGames)
-	g, _, err := stored(b, channel, id)
-	if err != nil || g == nil {
-		return false, err
+// indexTimers brings the due-time index in line with a game's timers.
+func indexTimers(tx *bolt.Tx, g *Game, was, now map[string]int64) error {
+	b := tx.Bucket(bucketTimers)
+	for key, at := range was {
+		if now[key] != at {
+			if err := b.Delete(timerKey(g.Channel, key, at)); err != nil {
+				return err
+			}
+		}
 	}
-	f(g)
-	out, err := json.Marshal(g)
+	for key, at := range now {
+		if was[key] == at {
+			continue
+		}
+		v, err := json.Marshal(Due{Channel: g.Channel, Game: g.ID, Key: key, At: at})
+		if err != nil {
+			return err
+		}
+		if err := b.Put(timerKey(g.Channel, key, at), v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// DueBy lists the timers due at or before t, earliest first, and when the
+// next later one is due (zero if none).
+func (s *Store) DueBy(t time.Time) (due []Due, next time.Time, err error) {
+	limit := t.UnixMilli()
+	err = s.db.View(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bucketTimers).Cursor()
+		for k, v := c.First(); k != nil; k, v = c.Next() {
+			at := int64(binary.BigEndian.Uint64(k[:8]))
+			if at > limit {
+				next = time.UnixMilli(at)
+				return nil
+			}
+			var d Due
+			if err := json.Unmarshal(v, &d); err != nil {
+				return err
+			}
+			due = append(due, d)
+		}
+		return nil
+	})
 	if err != nil {
-		return false, err
+		return nil, time.Time{}, fmt.Errorf("list timers: %w", err)
 	}
-	return true, b.Put([]byte(channel), out)
+	return due, next, nil
+}
+
+// DropTimer removes a timer its game no longer wants from the index.
+func (s *Store) DropTimer(d Due) error {
+	return s.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketTimers).Delete(timerKey(d.Channel, d.Key, d.At))
+	})
+}
+
+// Posts returns the ids of a game's messages (empty if none yet).
+func (s *Store) Posts(game string) (*Posts, error) {
+	p, err := get[Posts](s, bucketPosts, game)
+	if err != nil {
+		return nil, fmt.Errorf("load messages of game %s: %w", game, err)
+	}
+	if p == nil {
+		p = &Posts{}
+	}
+	return p, nil
+}
+
+func patchPosts(tx *bolt.Tx, game string, f func(*Posts)) error {
+	b := tx.Bucket(bucketPosts)
+	p := &Posts{}
+	if v := b.Get([]byte(game)); v != nil {
+		if err := json.Unmarshal(v, p); err != nil {
+			return err
+		}
+	}
+	f(p)
+	v, err := json.Marshal(p)
+	if err != nil {
+		return err
+	}
+	return b.Put([]byte(game), v)
+}
+
+// SetPosts records message ids of a game. Only the output lane calls it.
+func (s *Store) SetPosts(game string, f func(*Posts)) error {
+	if err := s.db.Update(func(tx *bolt.Tx) error { return patchPosts(tx, game, f) }); err != nil {
+		return fmt.Errorf("save messages of game %s: %w", game, err)
+	}
+	return nil
 }
 
 // Running lists every game that is open (lobby or in play).
@@ -187,8 +324,8 @@ func (s *Store) Running() ([]*Game, error) {
 	var out []*Game
 	err := s.db.View(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketGames).ForEach(func(_, v []byte) error {
-			g := new(Game)
-			if err := json.Unmarshal(v, g); err != nil {
+			g, err := decodeGame(v)
+			if err != nil {
 				return err
 			}
 			out = append(out, g)
@@ -218,8 +355,11 @@ func endTx(tx *bolt.Tx, g *Game, how string, results []PlayerResult) error {
 		return err // another game has begun since
 	}
 	if cur != nil {
-		keepOwned(g, cur)
+		if err := indexTimers(tx, g, cur.Timers, nil); err != nil {
+			return err
+		}
 	}
+	g.Schema, g.Timers = Schema, nil
 	end, err := json.Marshal(Ended{ID: g.ID, Kind: g.Kind, Channel: g.Channel, How: how, Final: g})
 	if err != nil {
 		return err
@@ -251,10 +391,8 @@ func putOutput(tx *bolt.Tx, out *Output) error {
 }
 
 // Done removes output that has been carried out and, in the same
-// transaction, records what it changed on its game (f may be nil). It
-// reports whether the game was still open to record it on.
-func (s *Store) Done(out *Output, f func(*Game)) (bool, error) {
-	found := false
+// transaction, records the message ids it changed (f may be nil).
+func (s *Store) Done(out *Output, f func(*Posts)) error {
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		if out.Key != "" {
 			if err := tx.Bucket(bucketOut).Delete([]byte(out.Key)); err != nil {
@@ -264,14 +402,12 @@ func (s *Store) Done(out *Output, f func(*Game)) (bool, error) {
 		if f == nil {
 			return nil
 		}
-		var err error
-		found, err = patchTx(tx, out.Channel, out.Game, f)
-		return err
+		return patchPosts(tx, out.Game, f)
 	})
 	if err != nil {
-		return false, fmt.Errorf("finish output of game %s: %w", out.Game, err)
+		return fmt.Errorf("finish output of game %s: %w", out.Game, err)
 	}
-	return found, nil
+	return nil
 }
 
 // Pending lists the output still owed, per channel in the order it was owed.
@@ -301,6 +437,33 @@ func (s *Store) Ended(id string) (*Ended, error) {
 		return nil, fmt.Errorf("load ended game %s: %w", id, err)
 	}
 	return e, nil
+}
+
+// Find returns a game by id, open or ended, with whether it is still open.
+func (s *Store) Find(id string) (*Game, bool, error) {
+	var found *Game
+	open := false
+	err := s.db.View(func(tx *bolt.Tx) error {
+		if v := tx.Bucket(bucketEnded).Get([]byte(id)); v != nil {
+			var e Ended
+			if err := json.Unmarshal(v, &e); err != nil {
+				return err
+			}
+			found = e.Final
+			return nil
+		}
+		return tx.Bucket(bucketGames).ForEach(func(_, v []byte) error {
+			g, err := decodeGame(v)
+			if err == nil && g.ID == id {
+				found, open = g, true
+			}
+			return err
+		})
+	})
+	if err != nil {
+		return nil, false, fmt.Errorf("find game %s: %w", id, err)
+	}
+	return found, open, nil
 }
 
 // Stats returns a server's results, keyed by user id.
@@ -334,7 +497,11 @@ func addResults(b *bolt.Bucket, guild, kind string, results []PlayerResult) erro
 			t = &Tally{}
 			p.Games[kind] = t
 		}
+		if t.Played == 0 || r.Score > t.Best {
+			t.Best = r.Score
+		}
 		t.Played++
+		t.Points += r.Score
 		if r.Won {
 			t.Won++
 		}

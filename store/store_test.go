@@ -2,9 +2,16 @@ package store
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/cardtable/cardbot/games"
 )
 
 func openTemp(t *testing.T) (*Store, string) {
@@ -51,7 +58,7 @@ func TestEndFreesChannelAndCountsResults(t *testing.T) {
 		if err := s.Save(g); err != nil {
 			t.Fatal(err)
 		}
-		res := []PlayerResult{{User: "u1", Name: "Ann", Won: i == 0}, {User: "u2", Name: "Bea", Won: i == 1}}
+		res := []PlayerResult{{User: "u1", Name: "Ann", Won: i == 0, Score: 5 - i}, {User: "u2", Name: "Bea", Won: i == 1}}
 		if err := s.End(g, "won", res); err != nil {
 			t.Fatal(err)
 		}
@@ -66,7 +73,7 @@ func TestEndFreesChannelAndCountsResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a := st["u1"].Games["duel"]; a.Played != 2 || a.Won != 1 {
+	if a := st["u1"].Games["duel"]; a.Played != 2 || a.Won != 1 || a.Points != 9 || a.Best != 5 {
 		t.Fatalf("Ann's tally = %+v", a)
 	}
 	if other, _ := s.Stats("g2"); len(other) != 0 {
@@ -74,37 +81,103 @@ func TestEndFreesChannelAndCountsResults(t *testing.T) {
 	}
 }
 
-func TestPatchKeepsMovesSavedMeanwhile(t *testing.T) {
+func TestMovesNeverUndoMessageIDs(t *testing.T) {
 	s, _ := openTemp(t)
 	defer s.Close()
 	g := &Game{ID: "abc", Channel: "c1", Version: 1}
 	if err := s.Save(g); err != nil {
 		t.Fatal(err)
 	}
-	stale := *g
-	g.Version = 2
+	if err := s.SetPosts("abc", func(p *Posts) { p.Table, p.Drawn = "m1", 1 }); err != nil {
+		t.Fatal(err)
+	}
+	g.Version = 2 // a move saved from a copy loaded before the table was posted
 	if err := s.Save(g); err != nil {
 		t.Fatal(err)
 	}
-	if found, err := s.Patch("c1", stale.ID, func(g *Game) { g.PingMsg = "m1" }); err != nil || !found {
-		t.Fatal(found, err)
+	p, err := s.Posts("abc")
+	if err != nil || p.Table != "m1" || p.Drawn != 1 {
+		t.Fatalf("posts after a move: %+v, %v", p, err)
 	}
-	got, _ := s.Game("c1")
-	if got.Version != 2 || got.PingMsg != "m1" {
-		t.Fatalf("after patch: version %d ping %q", got.Version, got.PingMsg)
+	if p, _ := s.Posts("other"); p.Table != "" {
+		t.Fatal("another game's posts are not empty")
 	}
-	stale.Version = 3 // a move saved from a copy loaded before the patch
-	if err := s.Save(&stale); err != nil {
+}
+
+func TestLogKeepsEveryInputInOrder(t *testing.T) {
+	s, _ := openTemp(t)
+	defer s.Close()
+	g := &Game{ID: "abc", Channel: "c1"}
+	for i := range 12 {
+		in := []Entry{{Input: games.Input{Seat: i % 2, Action: games.Act("play", fmt.Sprint(i))}}}
+		if err := s.Commit(g, in, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.Commit(g, []Entry{{Input: games.Input{Kind: games.InJoin, Seat: 2, Name: "Cy"}}}, nil, &Ending{How: "finished"}); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := s.Game("c1"); got.Version != 3 || got.PingMsg != "m1" {
-		t.Fatalf("a save undid the patch: version %d ping %q", got.Version, got.PingMsg)
+	h, err := s.History("abc")
+	if err != nil || len(h) != 13 || g.Steps != 13 {
+		t.Fatalf("history %d entries, steps %d, %v", len(h), g.Steps, err)
 	}
-	if found, err := s.Patch("c1", "other", func(g *Game) { g.PingMsg = "m2" }); err != nil || found {
-		t.Fatal(found, err)
+	for i := range 12 {
+		if h[i].Input.Action.Arg(0) != fmt.Sprint(i) {
+			t.Fatalf("entry %d is %+v", i, h[i].Input)
+		}
 	}
-	if got, _ := s.Game("c1"); got.PingMsg != "m1" {
-		t.Fatal("a patch for another game changed this one")
+	if h[12].Input.Name != "Cy" {
+		t.Fatalf("last entry %+v", h[12])
+	}
+	if other, _ := s.History("ab"); len(other) != 0 {
+		t.Fatal("a game id that is a prefix of another read its log")
+	}
+}
+
+func TestTimersAreIndexedByDueTime(t *testing.T) {
+	s, path := openTemp(t)
+	base := time.UnixMilli(1_000_000)
+	g := &Game{ID: "abc", Channel: "c1", Timers: map[string]int64{"late": base.Add(time.Hour).UnixMilli(), "soon": base.UnixMilli()}}
+	if err := s.Save(g); err != nil {
+		t.Fatal(err)
+	}
+	h := &Game{ID: "def", Channel: "c2", Timers: map[string]int64{"mid": base.Add(time.Minute).UnixMilli()}}
+	if err := s.Save(h); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	due, next, err := s.DueBy(base.Add(2 * time.Minute))
+	if err != nil || len(due) != 2 || due[0].Key != "soon" || due[1].Key != "mid" || !next.Equal(base.Add(time.Hour)) {
+		t.Fatalf("due %+v next %v err %v", due, next, err)
+	}
+	delete(g.Timers, "soon") // fired, or no longer wanted
+	if err := s.Save(g); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.End(h, "finished", nil); err != nil {
+		t.Fatal(err)
+	}
+	if due, _, _ := s.DueBy(base.Add(2 * time.Minute)); len(due) != 0 {
+		t.Fatalf("removed and ended timers still due: %+v", due)
+	}
+}
+
+func TestUnknownSchemaIsRefused(t *testing.T) {
+	s, _ := openTemp(t)
+	defer s.Close()
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketGames).Put([]byte("c1"), []byte(`{"schema":99,"id":"abc","channel":"c1"}`))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g, err := s.Game("c1"); !errors.Is(err, ErrSchema) || g != nil {
+		t.Fatalf("Game = %+v, %v; want ErrSchema", g, err)
 	}
 }
 
@@ -126,19 +199,19 @@ func TestEndLeavesANewerGameAlone(t *testing.T) {
 func TestOutputIsOwedUntilDone(t *testing.T) {
 	s, path := openTemp(t)
 	g := &Game{ID: "abc", Channel: "c1", Version: 1}
-	first := &Output{Game: "abc", Channel: "c1", Version: 1, Story: []string{"It begins."}}
-	if err := s.Commit(g, first, nil); err != nil {
+	first := &Output{Game: "abc", Channel: "c1", Version: 1, Events: []games.Event{games.Narrate("It begins.")}}
+	if err := s.Commit(g, nil, first, nil); err != nil {
 		t.Fatal(err)
 	}
 	g.Version = 2
-	last := &Output{Game: "abc", Channel: "c1", Version: 2, Story: []string{"It ends."}}
-	if err := s.Commit(g, last, &Ending{How: "finished"}); err != nil {
+	last := &Output{Game: "abc", Channel: "c1", Version: 2, Events: []games.Event{games.Narrate("It ends.")}}
+	if err := s.Commit(g, nil, last, &Ending{How: "finished"}); err != nil {
 		t.Fatal(err)
 	}
 	if e, _ := s.Ended("abc"); e == nil || e.Final.Version != 2 {
 		t.Fatalf("the ending was not committed with its output: %+v", e)
 	}
-	if _, err := s.Done(first, nil); err != nil {
+	if err := s.Done(first, nil); err != nil {
 		t.Fatal(err)
 	}
 	s.Close() // a crash before the last output was done
@@ -148,7 +221,7 @@ func TestOutputIsOwedUntilDone(t *testing.T) {
 	}
 	defer s.Close()
 	owed, err := s.Pending()
-	if err != nil || len(owed) != 1 || owed[0].Version != 2 || owed[0].Story[0] != "It ends." || owed[0].Key != last.Key {
+	if err != nil || len(owed) != 1 || owed[0].Version != 2 || owed[0].Events[0].Text != "It ends." || owed[0].Key != last.Key {
 		t.Fatalf("pending after restart = %+v, %v", owed, err)
 	}
 }
