@@ -1,0 +1,5 @@
+//go:build !race
+
+package lnf
+
+const raceOn = false
