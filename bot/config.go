@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/bwmarrin/discordgo"
 )
 
 // Config is everything the bot reads from the environment.
@@ -51,7 +53,12 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	if c.APIURL != "" {
 		u, err := url.Parse(c.APIURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return c, fmt.Errorf("DISCORD_API_URL must be an http(s) URL such as http://127.0.0.1:8080/api/v9, not %q", c.APIURL)
+			return c, fmt.Errorf("DISCORD_API_URL must be an http(s) URL such as http://127.0.0.1:8080, not %q", c.APIURL)
+		}
+		if strings.Trim(u.Path, "/") == "" {
+			// A bare base, as other Discord proxies and libraries take it:
+			// the API version path is ours to add.
+			c.APIURL = strings.TrimRight(c.APIURL, "/") + "/api/v" + discordgo.APIVersion
 		}
 	}
 	switch lvl := strings.ToLower(strings.TrimSpace(getenv("LOG_LEVEL"))); lvl {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/cardtable/cardbot/bot"
 	"github.com/cardtable/cardbot/bot/fakediscord"
@@ -25,6 +26,16 @@ type harness struct {
 	ch     string
 	games  []games.Rules
 	seed   atomic.Uint64 // games opened get seeds 1, 2, 3…: every run plays the same games
+	skew   atomic.Int64  // how far the bot's clock is ahead of the real one
+}
+
+// now is the bot's clock: real time moved on by advance.
+func (h *harness) now() time.Time { return time.Now().Add(time.Duration(h.skew.Load())) }
+
+// advance moves the bot's clock (and the fake Discord's) forward.
+func (h *harness) advance(d time.Duration) {
+	h.skew.Add(int64(d))
+	h.fake.Advance(d)
 }
 
 func (h *harness) nextSeed() uint64 { return h.seed.Add(1) }
@@ -59,7 +70,7 @@ func (h *harness) start() {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	cfg := bot.Config{Token: fakediscord.BotToken, APIURL: h.fake.APIURL(), DBPath: h.dbPath, GuildID: h.fake.GuildID(), Seeds: h.nextSeed}
+	cfg := bot.Config{Token: fakediscord.BotToken, APIURL: h.fake.APIURL(), DBPath: h.dbPath, GuildID: h.fake.GuildID(), Seeds: h.nextSeed, Now: h.now}
 	b, err := bot.New(cfg, db, slog.New(slog.NewTextHandler(testWriter{h.t}, nil)), h.games)
 	if err != nil {
 		h.t.Fatal(err)

@@ -110,7 +110,7 @@ func (b *Bot) cmdStats(i *discordgo.Interaction) reply {
 			if t := p.Games[rules.ID]; t != nil {
 				r.won += t.Won
 				r.played += t.Played
-				r.perGame = append(r.perGame, fmt.Sprintf("%s %d/%d", rules.Name, t.Won, t.Played))
+				r.perGame = append(r.perGame, fmt.Sprintf("%s %d/%d, best %d", rules.Name, t.Won, t.Played, t.Best))
 			}
 		}
 		rows = append(rows, r)
@@ -132,7 +132,7 @@ func (b *Bot) cmdStats(i *discordgo.Interaction) reply {
 		lines = append(lines, fmt.Sprintf("%d. **%s** — %d won of %d (%s)", n+1, r.name, r.won, r.played, strings.Join(r.perGame, ", ")))
 	}
 	v := games.View{Title: "Results on this server", Description: strings.Join(lines, "\n")}
-	return private(msg{embeds: []*discordgo.MessageEmbed{embed(v, "won/played per game")}})
+	return private(msg{embeds: []*discordgo.MessageEmbed{embed(v, "won/played per game, with the best score")}})
 }
 
 // cmdSay hands a player's in-character line to the game, which decides

@@ -226,7 +226,9 @@ func lobbyMsg(rec *store.Game, rules games.Rules) msg {
 	var players []string
 	for i, s := range rec.Seats {
 		line := fmt.Sprintf("%d. %s", i+1, s.Name)
-		if i == 0 {
+		if i == 0 && rules.GM {
+			line += " (GM)"
+		} else if i == 0 {
 			line += " (host)"
 		}
 		players = append(players, line)
@@ -291,8 +293,13 @@ func tableMsg(rec *store.Game, g games.Game) (msg, error) {
 		v.Buttons = nil
 		return m, nil
 	}
-	hand := discordgo.Button{Label: "My hand", Style: discordgo.PrimaryButton, CustomID: customID{kind: "hand", game: rec.ID}.String()}
-	comps, err := controls(rec.ID, rec.Version, games.View{Buttons: v.Buttons, Choices: v.Choices}, hand)
+	extra := []discordgo.Button{{Label: "My hand", Style: discordgo.PrimaryButton, CustomID: customID{kind: "hand", game: rec.ID}.String()}}
+	if _, ok := g.(games.Joiner); ok {
+		// A campaign seats newcomers from its table.
+		join := customID{kind: "lobby", game: rec.ID, version: rec.Version, action: games.Act("join")}
+		extra = append(extra, discordgo.Button{Label: "Join", Style: discordgo.SecondaryButton, CustomID: join.String()})
+	}
+	comps, err := controls(rec.ID, rec.Version, games.View{Buttons: v.Buttons, Choices: v.Choices}, extra...)
 	if err != nil {
 		return msg{}, fmt.Errorf("table of game %s: %w", rec.ID, err)
 	}

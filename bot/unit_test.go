@@ -117,6 +117,15 @@ func TestConfigFromEnv(t *testing.T) {
 	if _, err := ConfigFromEnv(env("DISCORD_TOKEN", "abc", "DISCORD_API_URL", "localhost:1")); err == nil {
 		t.Fatal("accepted an API URL without a scheme")
 	}
+	for in, want := range map[string]string{
+		"http://127.0.0.1:8080":         "http://127.0.0.1:8080/api/v9",
+		"http://127.0.0.1:8080/":        "http://127.0.0.1:8080/api/v9",
+		"https://proxy.example/api/v10": "https://proxy.example/api/v10",
+	} {
+		if c, err := ConfigFromEnv(env("DISCORD_TOKEN", "abc", "DISCORD_API_URL", in)); err != nil || c.APIURL != want {
+			t.Errorf("DISCORD_API_URL %q → %q, %v; want %q", in, c.APIURL, err, want)
+		}
+	}
 	if _, err := ConfigFromEnv(env("DISCORD_TOKEN", "abc", "LOG_LEVEL", "loud")); err == nil {
 		t.Fatal("accepted an unknown log level")
 	}

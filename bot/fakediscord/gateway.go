@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -24,16 +25,31 @@ type gwConn struct {
 	ws *websocket.Conn
 
 	writeMu sync.Mutex // gorilla allows one writer at a time
-	seq     int
 
 	// Guarded by s.mu.
 	helloAt    time.Time
-	identified int // order of identification, 0 = not identified
-	intents    discordgo.Intent
-	beats      int // heartbeats (op 1) received
-	asked      int // heartbeat requests (op 1) sent by Sync
+	session    *gwSession // the session it carries, nil before IDENTIFY or RESUME
+	endSession bool       // closed in a way that invalidates its session
+	beats      int        // heartbeats (op 1) received
+	asked      int        // heartbeat requests (op 1) sent by Sync
 	waiters    []*syncWaiter
 }
+
+// gwSession is a gateway session: it outlives its connection, so that a bot
+// that lost its connection can RESUME and be sent what it missed. Sequence
+// numbers belong to the session. All fields are guarded by s.mu.
+type gwSession struct {
+	id      string
+	order   int // order of identification
+	intents discordgo.Intent
+	conn    *gwConn // nil while disconnected
+	dead    bool    // invalidated: it cannot be resumed
+	seq     int     // last sequence number used
+	buffer  []gwPayload
+}
+
+// resumeBuffer is how many dispatches a session keeps for RESUME.
+const resumeBuffer = 1000
 
 type syncWaiter struct {
 	need int // replies that must have arrived
@@ -110,6 +126,13 @@ func (s *Server) serveGateway(w http.ResponseWriter, r *http.Request) {
 	for {
 		_, data, err := ws.ReadMessage()
 		if err != nil {
+			// Closing with 1000 or 1001 ends the session; any other way
+			// (another code, a dropped connection) leaves it resumable.
+			if websocket.IsCloseError(err, websocket.CloseNormalClosure, websocket.CloseGoingAway) {
+				s.mu.Lock()
+				c.endSession = true
+				s.mu.Unlock()
+			}
 			return
 		}
 		var p struct {
@@ -137,12 +160,10 @@ func (c *gwConn) handle(op int, d json.RawMessage) bool {
 	case 2:
 		return c.identify(d)
 	case 6:
-		// The fake keeps no sessions to resume; Discord answers a resume it
-		// cannot honour with INVALID_SESSION (d: false), and the client identifies.
-		return c.send(gwPayload{Op: 9, D: false}) == nil
+		return c.resume(d)
 	case 3:
 		s.mu.Lock()
-		ok := c.identified > 0
+		ok := c.session != nil
 		s.mu.Unlock()
 		if !ok {
 			s.failf("gateway: presence update (op 3) before identify")
@@ -167,7 +188,7 @@ func (c *gwConn) identify(d json.RawMessage) bool {
 		return false
 	}
 	s.mu.Lock()
-	again := c.identified > 0
+	again := c.session != nil
 	s.mu.Unlock()
 	switch {
 	case again:
@@ -194,19 +215,96 @@ func (c *gwConn) identify(d json.RawMessage) bool {
 	defer c.writeMu.Unlock()
 	s.mu.Lock()
 	s.identifies++
-	c.identified = s.identifies
-	c.intents = *id.Intents
-	s.current = c
-	ready := s.eventLocked("READY", s.readyLocked(randomToken(16)))
-	guild := s.eventLocked("GUILD_CREATE", s.guildCreateLocked())
+	sess := &gwSession{id: randomToken(16), order: s.identifies, intents: *id.Intents, conn: c}
+	s.sessions[sess.id] = sess
+	c.session = sess
+	s.current = sess
+	out := []gwPayload{sess.recordLocked(s.eventLocked("READY", s.readyLocked(sess.id)))}
+	if sess.intents&discordgo.IntentGuilds != 0 {
+		out = append(out, sess.recordLocked(s.eventLocked("GUILD_CREATE", s.guildCreateLocked())))
+	}
+	s.gatewayChangedLocked()
 	s.mu.Unlock()
-	if c.dispatchLocked(ready) != nil {
+	return c.sendAllLocked(out) == nil
+}
+
+// resume handles op 6: a known, resumable session whose buffer still holds
+// everything after the bot's last sequence number gets those dispatches
+// again, in order, then RESUMED. Otherwise Discord answers INVALID_SESSION
+// (d: false), and the client identifies afresh.
+func (c *gwConn) resume(d json.RawMessage) bool {
+	s := c.s
+	var r struct {
+		Token     string `json:"token"`
+		SessionID string `json:"session_id"`
+		Seq       int    `json:"seq"`
+	}
+	if err := json.Unmarshal(d, &r); err != nil {
+		s.failf("gateway: undecodable resume: %v", err)
+		c.closeWith(4002, "Error while decoding payload.")
 		return false
 	}
-	if c.intents&discordgo.IntentGuilds != 0 {
-		return c.dispatchLocked(guild) == nil
+	if strings.TrimPrefix(r.Token, "Bot ") != BotToken {
+		s.failf("gateway: resume with token %q, want %q", r.Token, "Bot "+BotToken)
+		c.closeWith(4004, "Authentication failed.")
+		return false
 	}
-	return true
+	s.mu.Lock()
+	again := c.session != nil
+	s.mu.Unlock()
+	if again {
+		s.failf("gateway: the bot resumed on a connection that already has a session")
+		c.closeWith(4005, "Already authenticated.")
+		return false
+	}
+	c.writeMu.Lock()
+	defer c.writeMu.Unlock()
+	s.mu.Lock()
+	sess := s.sessions[r.SessionID]
+	first := 1
+	if sess != nil && len(sess.buffer) > 0 {
+		first = *sess.buffer[0].S
+	}
+	if sess == nil || sess.dead || r.Seq > sess.seq || r.Seq < first-1 {
+		s.resumesRefused++
+		s.mu.Unlock()
+		return c.sendLocked(gwPayload{Op: 9, D: false}) == nil
+	}
+	old := sess.conn
+	if old != nil {
+		old.session = nil
+	}
+	sess.conn, c.session = c, sess
+	var out []gwPayload
+	for _, p := range sess.buffer {
+		if *p.S > r.Seq {
+			out = append(out, p)
+		}
+	}
+	out = append(out, sess.recordLocked(s.eventLocked("RESUMED", map[string]any{})))
+	if s.current == nil || s.current.dead || s.current.order < sess.order {
+		s.current = sess
+	}
+	s.resumes++
+	s.gatewayChangedLocked()
+	s.mu.Unlock()
+	if old != nil {
+		old.ws.Close()
+	}
+	return c.sendAllLocked(out) == nil
+}
+
+// recordLocked gives a dispatch the session's next sequence number and keeps
+// it for RESUME.
+func (sess *gwSession) recordLocked(e event) gwPayload {
+	sess.seq++
+	seq, name := sess.seq, e.name
+	p := gwPayload{Op: 0, D: e.data, S: &seq, T: &name}
+	sess.buffer = append(sess.buffer, p)
+	if n := len(sess.buffer); n > resumeBuffer {
+		sess.buffer = slices.Delete(sess.buffer, 0, n-resumeBuffer)
+	}
+	return p
 }
 
 func (c *gwConn) heartbeat() {
@@ -235,19 +333,29 @@ func (c *gwConn) heartbeat() {
 // dispatched so far, including those its handlers caused meanwhile. It sends
 // a heartbeat request (op 1) and waits for the bot's heartbeat: discordgo
 // answers inline in its read loop, after the handlers of earlier events
-// (SyncEvents) have returned.
+// (SyncEvents) have returned. While the bot's session is disconnected (after
+// a gateway fault) Sync returns at once: use AwaitConnected first.
 func (s *Server) Sync() {
 	for {
 		s.mu.Lock()
-		c := s.current
+		sess := s.current
+		var c *gwConn
+		if sess != nil {
+			c = sess.conn
+		}
 		s.mu.Unlock()
 		if c == nil {
 			return
 		}
 		w := &syncWaiter{done: make(chan struct{})}
 		c.writeMu.Lock()
-		seq := c.seq
 		s.mu.Lock()
+		if c.session != sess {
+			s.mu.Unlock()
+			c.writeMu.Unlock()
+			continue
+		}
+		seq := sess.seq
 		c.asked++
 		w.need = c.asked
 		c.waiters = append(c.waiters, w)
@@ -263,37 +371,55 @@ func (s *Server) Sync() {
 			s.failf("Sync: the bot did not answer a heartbeat request within %v (is a handler stuck?)", syncTimeout)
 			return
 		}
-		c.writeMu.Lock()
-		quiet := c.seq == seq
-		c.writeMu.Unlock()
+		s.mu.Lock()
+		quiet := sess.seq == seq && s.current == sess && sess.conn == c
+		s.mu.Unlock()
 		if quiet {
 			return
 		}
 	}
 }
 
-// emit sends dispatches to the most recently identified live connection,
-// skipping those its intents did not ask for.
+// emit dispatches events in the current session (the most recently
+// identified one that is still valid), skipping those its intents did not ask
+// for. While the session is disconnected they only go to its resume buffer.
 func (s *Server) emit(evs ...event) {
-	s.mu.Lock()
-	c := s.current
-	var intents discordgo.Intent
-	if c != nil {
-		intents = c.intents
-	}
-	s.mu.Unlock()
-	if c == nil {
+	if len(evs) == 0 {
 		return
 	}
-	c.writeMu.Lock()
-	defer c.writeMu.Unlock()
-	for _, e := range evs {
-		if need := intentOf[e.name]; need != 0 && intents&need == 0 {
-			continue
-		}
-		if c.dispatchLocked(e) != nil {
+	for {
+		s.mu.Lock()
+		sess := s.current
+		if sess == nil {
+			s.mu.Unlock()
 			return
 		}
+		c := sess.conn
+		s.mu.Unlock()
+		if c != nil {
+			c.writeMu.Lock()
+		}
+		s.mu.Lock()
+		if s.current != sess || sess.conn != c {
+			s.mu.Unlock()
+			if c != nil {
+				c.writeMu.Unlock()
+			}
+			continue
+		}
+		var out []gwPayload
+		for _, e := range evs {
+			if need := intentOf[e.name]; need != 0 && sess.intents&need == 0 {
+				continue
+			}
+			out = append(out, sess.recordLocked(e))
+		}
+		s.mu.Unlock()
+		if c != nil {
+			c.sendAllLocked(out)
+			c.writeMu.Unlock()
+		}
+		return
 	}
 }
 
@@ -308,23 +434,30 @@ func (c *gwConn) sendLocked(p gwPayload) error {
 	return c.ws.WriteJSON(p)
 }
 
-func (c *gwConn) dispatchLocked(e event) error {
-	c.seq++
-	seq, name := c.seq, e.name
-	return c.sendLocked(gwPayload{Op: 0, D: e.data, S: &seq, T: &name})
+func (c *gwConn) sendAllLocked(ps []gwPayload) error {
+	for _, p := range ps {
+		if err := c.sendLocked(p); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // closeWith closes the connection with a gateway close code, as Discord does
-// for protocol errors.
+// for protocol errors, which also end the session.
 func (c *gwConn) closeWith(code int, reason string) {
+	c.s.mu.Lock()
+	c.endSession = true
+	c.s.mu.Unlock()
 	c.writeMu.Lock()
 	c.ws.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason), time.Now().Add(time.Second))
 	c.writeMu.Unlock()
 	c.ws.Close()
 }
 
-// drop forgets a finished connection; the most recently identified remaining
-// one, if any, takes over.
+// drop forgets a finished connection. Its session stays resumable unless
+// the connection ended it; if the current session ends, the most recently
+// identified remaining valid one, if any, takes over.
 func (s *Server) drop(c *gwConn) {
 	c.ws.Close()
 	s.mu.Lock()
@@ -334,15 +467,37 @@ func (s *Server) drop(c *gwConn) {
 		close(w.done)
 	}
 	c.waiters = nil
-	if s.current != c {
+	sess := c.session
+	if sess == nil {
+		return
+	}
+	c.session, sess.conn = nil, nil
+	if c.endSession {
+		s.endSessionLocked(sess)
+	}
+	s.gatewayChangedLocked()
+}
+
+// endSessionLocked invalidates a session; if it was the current one, the
+// most recently identified remaining valid session takes over.
+func (s *Server) endSessionLocked(sess *gwSession) {
+	sess.dead = true
+	sess.buffer = nil
+	if s.current != sess {
 		return
 	}
 	s.current = nil
-	for o := range s.conns {
-		if o.identified > 0 && (s.current == nil || o.identified > s.current.identified) {
+	for _, o := range s.sessions {
+		if !o.dead && o.conn != nil && (s.current == nil || o.order > s.current.order) {
 			s.current = o
 		}
 	}
+}
+
+// gatewayChangedLocked wakes AwaitConnected.
+func (s *Server) gatewayChangedLocked() {
+	close(s.gwChanged)
+	s.gwChanged = make(chan struct{})
 }
 
 func randomToken(n int) string {

@@ -22,9 +22,11 @@ type interaction struct {
 	source    *message     // the message a component (or the modal's component) is on
 	parent    *interaction // for MODAL_SUBMIT: the interaction that opened the modal
 	sentAt    time.Time    // real time: the response deadline
-	issuedAt  time.Time    // fake clock: the token's 15 minutes
+	deadline  time.Duration
+	issuedAt  time.Time // fake clock: the token's 15 minutes
 	done      chan struct{}
 	expired   bool // the deadline passed without a callback: token invalid
+	faulted   bool // an injected fault hit its callback or the gateway while it was pending
 
 	callback  discordgo.InteractionResponseType
 	original  *message // @original: created (4, 5) or updated (6, 7) message
@@ -140,8 +142,15 @@ func (s *Server) interactionCallback(c *call) {
 		c.reject(http.StatusBadRequest, 40060, "Interaction has already been acknowledged.", fmt.Sprintf("second callback for %s", it.describe()))
 		return
 	}
-	if it.expired || time.Since(it.sentAt) > s.deadline {
-		c.reject(http.StatusNotFound, 10062, "Unknown interaction", fmt.Sprintf("callback for %s arrived %v after dispatch, past the %v deadline", it.describe(), time.Since(it.sentAt).Round(time.Millisecond), s.deadline))
+	if it.expired || time.Since(it.sentAt) > it.deadline {
+		why := fmt.Sprintf("callback for %s arrived %v after dispatch, past the %v deadline", it.describe(), time.Since(it.sentAt).Round(time.Millisecond), it.deadline)
+		if it.faulted {
+			// Already counted in FailedInteractions: a retry after an
+			// injected fault came too late.
+			c.refuse(http.StatusNotFound, 10062, "Unknown interaction", why)
+		} else {
+			c.reject(http.StatusNotFound, 10062, "Unknown interaction", why)
+		}
 		return
 	}
 	var resp struct {

@@ -17,13 +17,15 @@ import (
 // call is one REST request. Handlers run with s.mu held; the dispatches they
 // queue are sent, and the after functions run, once it is released.
 type call struct {
-	s      *Server
-	w      http.ResponseWriter
-	r      *http.Request
-	body   []byte
-	files  []attachment // multipart files[n]
-	events []event
-	after  []func()
+	s       *Server
+	w       http.ResponseWriter
+	r       *http.Request
+	path    string // the request path without /api/vN
+	pattern string // the route pattern it matched, e.g. /channels/{channel}/messages
+	body    []byte
+	files   []attachment // multipart files[n]
+	events  []event
+	after   []func()
 }
 
 type apiError struct {
@@ -41,7 +43,7 @@ func (s *Server) routes() http.Handler {
 		method, path, _ := strings.Cut(pattern, " ")
 		for _, prefix := range apiPrefixes {
 			api.HandleFunc(method+" "+prefix+path, func(w http.ResponseWriter, r *http.Request) {
-				s.serveCall(w, r, h)
+				s.serveCall(w, r, path, h)
 			})
 		}
 	}
@@ -87,7 +89,7 @@ func (s *Server) routes() http.Handler {
 	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if _, pattern := api.Handler(r); pattern == "" {
-			s.serveCall(w, r, unexpected)
+			s.serveCall(w, r, "", unexpected)
 			return
 		}
 		api.ServeHTTP(w, r)
@@ -95,16 +97,47 @@ func (s *Server) routes() http.Handler {
 	return mux
 }
 
-func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, h func(*call)) {
-	c := &call{s: s, w: w, r: r}
+func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, pattern string, h func(*call)) {
+	sw := &statusWriter{ResponseWriter: w}
+	c := &call{s: s, w: sw, r: r, path: apiPath(r.URL.Path), pattern: pattern}
+	if pattern == "" {
+		c.pattern = c.path
+	}
 	body, files, err := readBody(r)
 	c.body, c.files = body, files
 	s.mu.Lock()
+	if c.exempt() {
+		s.counts.Exempt++
+	} else {
+		s.counts.Global++
+	}
+	s.counts.ByRoute[r.Method+" "+c.pattern]++
+	f := s.faultLocked(r.Method, c.path)
 	switch {
+	case f != nil && f.Phase == Before:
+		s.markFaultedLocked(c.path)
+		c.answerFault(f)
 	case err != nil:
 		c.reject(http.StatusBadRequest, 50109, "The request body contains invalid JSON.", err.Error())
-	case c.authorized():
+	case !c.authorized():
+	case f != nil:
+		// After: apply the request, throw its answer away, answer the fault.
+		s.markFaultedLocked(c.path)
+		sw.discard = true
 		h(c)
+		sw.discard = false
+		s.lost[c.limitKey()] = true
+		c.answerFault(f)
+	case c.stillLimitedLocked():
+	default:
+		h(c)
+	}
+	switch {
+	case f != nil:
+	case sw.status == http.StatusUnauthorized || sw.status == http.StatusForbidden || sw.status == http.StatusTooManyRequests:
+		s.counts.Invalid++
+	case sw.status == http.StatusNotFound:
+		s.counts.NotFound++
 	}
 	s.mu.Unlock()
 	s.emit(c.events...)
@@ -173,12 +206,26 @@ func (c *call) ok(v any) { c.reply(http.StatusOK, v) }
 
 func (c *call) noContent() { c.w.WriteHeader(http.StatusNoContent) }
 
-// reject answers with a Discord error and records the failure.
+// reject answers with a Discord error and records the failure, unless the
+// request retries one whose response the fake lost (a fault After): then
+// the refusal is what Discord answers a correct bot too.
 func (c *call) reject(status, code int, message, why string) {
 	if why != "" {
 		why = ": " + why
 	}
-	c.s.failLocked(fmt.Sprintf("%s: %d %s (code %d)%s", c.describe(), status, message, code, why))
+	msg := fmt.Sprintf("%s: %d %s (code %d)%s", c.describe(), status, message, code, why)
+	if c.s.lost[c.limitKey()] {
+		c.s.t.Logf("fakediscord: retry of a request whose response was lost: %s", msg)
+	} else {
+		c.s.failLocked(msg)
+	}
+	c.reply(status, apiError{Message: message, Code: code})
+}
+
+// refuse answers with a Discord error that is part of a scenario the test
+// set up (such as DenyThreads), without recording a failure.
+func (c *call) refuse(status, code int, message, why string) {
+	c.s.t.Logf("fakediscord: %s: %d %s (code %d): %s", c.describe(), status, message, code, why)
 	c.reply(status, apiError{Message: message, Code: code})
 }
 

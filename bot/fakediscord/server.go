@@ -24,6 +24,7 @@ package fakediscord
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"net/http/httptest"
 	"slices"
 	"strconv"
@@ -91,8 +92,22 @@ type Server struct {
 	failures, expected              []string
 	settler                         func()
 	conns                           map[*gwConn]bool
-	current                         *gwConn
-	identifies                      int
+	current                         *gwSession // where dispatches go
+	sessions                        map[string]*gwSession
+	identifies, resumes             int
+	resumesRefused                  int
+	gwChanged                       chan struct{} // closed and replaced when a session connects or disconnects
+	gatewayFaults                   int
+
+	// Faults (faults.go).
+	scheduled          []*Fault
+	random             *Faults
+	rng                *rand.Rand
+	counts             RESTCounts
+	lost               map[string]bool      // "METHOD path" of requests answered with a fault After
+	limitedUntil       map[string]time.Time // by "METHOD path": the retry_after of an injected 429
+	globalUntil        time.Time
+	failedInteractions []FailedInteraction
 }
 
 type channel struct {
@@ -115,6 +130,11 @@ func New(t testing.TB) *Server {
 		byToken:      map[string]*interaction{},
 		pings:        map[string]int{},
 		conns:        map[*gwConn]bool{},
+		sessions:     map[string]*gwSession{},
+		gwChanged:    make(chan struct{}),
+		counts:       RESTCounts{ByRoute: map[string]int{}},
+		lost:         map[string]bool{},
+		limitedUntil: map[string]time.Time{},
 	}
 	s.mu.Lock()
 	s.guildID = s.newIDLocked()

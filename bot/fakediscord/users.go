@@ -74,15 +74,26 @@ func (u *User) act(build func() (*interaction, any, bool)) *Reply {
 		s.mu.Unlock()
 		return nil
 	}
+	it.id, it.token, it.user = s.newIDLocked(), randomToken(32), u
+	it.done, it.issuedAt, it.sentAt = make(chan struct{}), s.nowLocked(), time.Now()
+	it.deadline = s.deadline
 	if s.current == nil {
-		s.failLocked(fmt.Sprintf("%s used %s, but no bot session is connected", u.Name, it.describe()))
+		// Discord has no session to deliver it to: the user sees "This
+		// interaction failed" after the deadline. The bot cannot answer, so
+		// there is nothing to wait for.
+		it.expired = true
+		it.faulted = s.gatewayFaults > 0
+		s.interactionFailedLocked(it, fmt.Sprintf("%s used %s, but no bot session is connected", u.Name, it.describe()))
 		s.mu.Unlock()
 		return &Reply{}
 	}
-	it.id, it.token, it.user = s.newIDLocked(), randomToken(32), u
-	it.done, it.issuedAt, it.sentAt = make(chan struct{}), s.nowLocked(), time.Now()
+	if s.current.conn == nil {
+		// The session is disconnected after a gateway fault: the dispatch
+		// waits in its resume buffer.
+		it.faulted = true
+	}
 	s.interactions[it.id], s.byToken[it.token] = it, it
-	deadline := s.deadline
+	deadline := it.deadline
 	ev := s.eventLocked("INTERACTION_CREATE", s.interactionWireLocked(it, data))
 	s.mu.Unlock()
 
@@ -96,7 +107,7 @@ func (u *User) act(build func() (*interaction, any, bool)) *Reply {
 		late := it.callback == 0
 		if late {
 			it.expired = true
-			s.failLocked(fmt.Sprintf("no response to interaction within %v (%s by %s)", deadline, it.describe(), u.Name))
+			s.interactionFailedLocked(it, fmt.Sprintf("no response to interaction within %v (%s by %s)", deadline, it.describe(), u.Name))
 		}
 		s.mu.Unlock()
 		if late {

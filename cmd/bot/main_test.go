@@ -45,7 +45,7 @@ func TestSettingsComeFromDotEnv(t *testing.T) {
 	fake.ExpectFailure("401: Unauthorized")
 	dir := t.TempDir()
 	t.Chdir(dir)
-	env := "DISCORD_TOKEN=from-dotenv\nDISCORD_API_URL=" + fake.APIURL() + "\nDATABASE_PATH=" + filepath.Join(dir, "bot.db") + "\n"
+	env := "DISCORD_TOKEN=from-dotenv\nDISCORD_API_URL=" + fake.URL() + "\nDATABASE_PATH=" + filepath.Join(dir, "bot.db") + "\n"
 	if err := os.WriteFile(".env", []byte(env), 0o600); err != nil {
 		t.Fatal(err)
 	}
