@@ -275,7 +275,8 @@ func TestCommittedMoveIsShownAfterACrash(t *testing.T) {
 	rec.Waiting = []int{1}
 	rec.Seats[1].WaitingSince = rec.Version
 	out := &store.Output{Game: rec.ID, Channel: rec.Channel, Version: rec.Version, Events: []games.Event{games.Narrate("A blade flashes.")}, Ping: []int{1}}
-	if err := db.Commit(rec, nil, out, nil); err != nil {
+	in := []store.Entry{{Input: games.Input{Seat: 0, Action: games.Act(duel.VerbDeck)}}}
+	if err := db.Commit(rec, in, out, nil); err != nil {
 		t.Fatal(err)
 	}
 	posts, _ := db.Posts(rec.ID)

@@ -60,8 +60,51 @@ func newBenchHarness(t testing.TB, opts ...func(*harness)) *harness {
 		}
 	})
 	h.start()
-	t.Cleanup(h.stop)
+	t.Cleanup(func() {
+		h.stop()
+		h.checkReplays()
+	})
 	return h
+}
+
+// checkReplays replays every game the test played from its seed and log
+// and checks it reaches the state the bot stored.
+func (h *harness) checkReplays() {
+	db, err := store.Open(h.dbPath)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer db.Close()
+	err = db.Each(func(g *store.Game, open bool) error {
+		if g.Status != store.Playing || g.State == nil {
+			return nil
+		}
+		var rules games.Rules
+		for _, r := range h.games {
+			if r.ID == g.Kind {
+				rules = r
+			}
+		}
+		log, err := db.History(g.ID)
+		if err != nil {
+			return err
+		}
+		var in []games.Input
+		for _, e := range log {
+			in = append(in, e.Input)
+		}
+		again, err := games.Replay(rules, g.Setup(), in)
+		if err != nil {
+			return err
+		}
+		if b, _ := games.Encode(again); string(b) != string(g.State) {
+			return fmt.Errorf("game %s (%s) replays to another state:\n%s\n%s", g.ID, g.Kind, b, g.State)
+		}
+		return nil
+	})
+	if err != nil {
+		h.t.Error(err)
+	}
 }
 
 func (h *harness) start() {

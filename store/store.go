@@ -512,3 +512,29 @@ func addResults(b *bolt.Bucket, guild, kind string, results []PlayerResult) erro
 	}
 	return b.Put([]byte(guild), v)
 }
+
+// Each calls f for every game the database holds, open or ended.
+func (s *Store) Each(f func(g *Game, open bool) error) error {
+	return s.db.View(func(tx *bolt.Tx) error {
+		err := tx.Bucket(bucketGames).ForEach(func(_, v []byte) error {
+			g, err := decodeGame(v)
+			if err != nil {
+				return err
+			}
+			return f(g, true)
+		})
+		if err != nil {
+			return err
+		}
+		return tx.Bucket(bucketEnded).ForEach(func(_, v []byte) error {
+			var e Ended
+			if err := json.Unmarshal(v, &e); err != nil {
+				return err
+			}
+			if e.Final == nil {
+				return nil
+			}
+			return f(e.Final, false)
+		})
+	})
+}
