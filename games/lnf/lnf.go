@@ -146,12 +146,13 @@ func (s *State) ToAct() []int {
 // Over reports whether the game has ended.
 func (s *State) Over() bool { return s.Phase == PhaseOver }
 
-// score is a seat's score if the game ended now: whoever ended it gets 20
-// less what is left in their hand (nothing, if they went out), everyone
-// else 10 less their hand.
+// score is a seat's score if the game ended now: whoever went out gets
+// 20, whoever played Game Over 20 less the number of cards left in their
+// hand (the rulings count cards, not their numbers), everyone else 10
+// less the sum of their hand.
 func (s *State) score(seat int) int {
 	if seat == s.Ender {
-		return outScore - sum(s.Hands[seat])
+		return outScore - len(s.Hands[seat])
 	}
 	return keepScore - sum(s.Hands[seat])
 }

@@ -403,7 +403,11 @@ func (s *State) scoreLines(bold, hands bool) string {
 			fmt.Fprintf(&b, "%s: %s%s", name, signed(r.Score), what)
 			continue
 		}
-		fmt.Fprintf(&b, "%s: %d − %d = %s%s", name, base, sum(h), signed(r.Score), what)
+		left := sum(h)
+		if r.Seat == s.Ender {
+			left = len(h) // Game Over counts the cards left
+		}
+		fmt.Fprintf(&b, "%s: %d − %d = %s%s", name, base, left, signed(r.Score), what)
 		if hands {
 			var ns []string
 			for _, c := range h[:min(len(h), 6)] {

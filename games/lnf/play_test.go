@@ -162,12 +162,12 @@ func TestGameOverEndsAtOnce(t *testing.T) {
 	if !s.Over() || s.ToAct() != nil || s.Ender != 0 || s.Ended != endGameOver {
 		t.Fatalf("over %v ender %d", s.Over(), s.Ender)
 	}
-	if got, want := results(s), "0:11* 1:0 2:3 3:2"; got != want { // 20 − (5+4), 10 − (1+9), …
+	if got, want := results(s), "0:18* 1:0 2:3 3:2"; got != want { // 20 − 2 cards left, 10 − (1+9), …
 		t.Fatalf("results %s, want %s", got, want)
 	}
 	st := stories(evs)
 	if len(st) != 1 || !strings.Contains(st[0].Text, `🗣️ **Ann**: "Life is not fair, but game over!"`) ||
-		!strings.Contains(st[0].Text, "🏆 **Ann**: 20 − 9 = 11 (played Game Over)") || !strings.Contains(st[0].Text, "**Bob**: 10 − 10 = 0") {
+		!strings.Contains(st[0].Text, "🏆 **Ann**: 20 − 2 = 18 (played Game Over)") || !strings.Contains(st[0].Text, "**Bob**: 10 − 10 = 0") {
 		t.Fatalf("events: %s", allText(evs))
 	}
 	refused(t, s, 1, "The game is over", play("G1", ""))

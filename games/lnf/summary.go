@@ -14,7 +14,7 @@ const summary = `**Life is not fair, but…** — 2 to 8 players, 76 cards. Get 
 • Game Over: the game stops immediately.
 • Wrong or missing line: the card is dead — it is discarded and does nothing.
 
-**Scoring.** Emptying your hand ends the game and scores 20. Playing Game Over scores 20 minus the numbers on the cards still in your hand. Everyone else scores 10 minus the numbers in their hand (a wild card counts its number), so a 5 and a 9 left over mean 10 − 14 = −4. Highest score wins; ties share the win.
+**Scoring.** Emptying your hand ends the game and scores 20. Playing Game Over scores 20 minus the number of cards still in your hand. Everyone else scores 10 minus the numbers in their hand (a wild card counts its number), so a 5 and a 9 left over mean 10 − 14 = −4. Highest score wins; ties share the win.
 
 **Talk it up, kindly.** Use /say to cheer each other on — a 🟨 card is a good moment to tell someone you're glad they're your friend. If someone is rude or sarcastic to you, appeal (3 or more players): the other players vote with buttons, and a strict majority of the votes cast makes the offender draw two cards.
 
@@ -25,7 +25,6 @@ const summary = `**Life is not fair, but…** — 2 to 8 players, 76 cards. Get 
 • The typed line ignores case, punctuation and spaces; a digit counts as its word ("draw 2" = "draw two").
 • A dead wild card goes under the top card, which keeps setting colour and number, and the turn passes to the next player. It still leaves your hand: if it was your last card, you go out.
 • "No other card playable" means no coloured card: holding two wild cards never blocks the one that matches.
-• Game Over: its player scores 20 minus the sum of the numbers on the cards left in their hand.
 • Draw N as your last card: the next player still draws, then the game ends and you score 20.
 • A wild card turned up — to start the pile or after a Draw card — is buried at the bottom of the deck and the next card is turned. If no coloured card is left to turn, the Draw card stays on top.
 • The deck runs out: the discard pile except its top card is shuffled into a new deck; if there is still nothing, the draw is skipped (a player who must draw simply passes).
