@@ -4,9 +4,10 @@ import (
 	"github.com/cardtable/cardbot/games"
 	"github.com/cardtable/cardbot/games/duel"
 	"github.com/cardtable/cardbot/games/life"
+	"github.com/cardtable/cardbot/games/lnf"
 )
 
 // Catalog is every game the bot hosts, in the order /game new lists them.
 func Catalog() []games.Rules {
-	return []games.Rules{duel.Rules, life.Rules}
+	return []games.Rules{duel.Rules, life.Rules, lnf.Rules}
 }
