@@ -1,6 +1,7 @@
 package fakediscord
 
 import (
+	"encoding/json"
 	"regexp"
 	"slices"
 	"strings"
@@ -20,6 +21,7 @@ type Message struct {
 	Reactions              map[string][]string // emoji -> user IDs, in reaction order
 	Edits                  int
 	AllowedMentions        *discordgo.MessageAllowedMentions
+	Nonce                  string // the nonce it was created with, if any
 }
 
 // Row is one action row: up to five buttons, or one string select.
@@ -232,6 +234,8 @@ type message struct {
 	it            *interaction // the interaction it answers, if any
 	replyTo       string
 	tts           bool
+	nonce         string          // as a string, for enforce_nonce
+	nonceRaw      json.RawMessage // as sent: echoed in the create response and MESSAGE_CREATE
 }
 
 type reaction struct {
@@ -253,7 +257,7 @@ func (m *message) public() *Message {
 		ID: m.id, ChannelID: m.channelID, Content: m.content, AuthorID: m.author.ID,
 		Embeds: cloneJSON(m.embeds), Components: rowsOf(m.components),
 		Ephemeral: m.ephemeral, VisibleTo: m.owner, Edits: m.edits,
-		AllowedMentions: cloneJSON(m.allowed), Reactions: map[string][]string{},
+		AllowedMentions: cloneJSON(m.allowed), Reactions: map[string][]string{}, Nonce: m.nonce,
 	}
 	for _, r := range m.reactions {
 		p.Reactions[r.emoji] = slices.Clone(r.users)
@@ -304,6 +308,7 @@ type wireMessage struct {
 	Interaction         *wireMessageInteraction   `json:"interaction,omitempty"`
 	GuildID             string                    `json:"guild_id,omitempty"` // gateway events only
 	Member              *wireMember               `json:"member,omitempty"`   // gateway events only
+	Nonce               json.RawMessage           `json:"nonce,omitempty"`    // create response and MESSAGE_CREATE only
 }
 
 type wireReaction struct {
@@ -464,4 +469,40 @@ func (s *Server) replyAuthorLocked(m *message) string {
 		return r.author.ID
 	}
 	return ""
+}
+
+// Duplicates returns the bot's public messages in a channel that repeat the
+// message right before them: same author (the bot), same content, embeds,
+// components and attachments, with nothing posted in between. A retry that
+// was not deduplicated (see enforce_nonce) shows up here; so does a
+// deliberate repeat, which a test then expects.
+func (s *Server) Duplicates(channelID string) []*Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*Message
+	var prev *message
+	for _, m := range s.history[channelID] {
+		if m.ephemeral {
+			continue
+		}
+		if prev != nil && m.author == s.bot && prev.author == s.bot && sameMessage(prev, m) {
+			out = append(out, m.public())
+		}
+		prev = m
+	}
+	return out
+}
+
+func sameMessage(a, b *message) bool {
+	type look struct {
+		Content     string
+		Embeds      []*discordgo.MessageEmbed
+		Components  []*component
+		Attachments int
+	}
+	key := func(m *message) string {
+		b, _ := json.Marshal(look{m.content, m.embeds, m.components, len(m.attachments)})
+		return string(b)
+	}
+	return key(a) == key(b)
 }

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -410,7 +411,26 @@ func (s *Server) createMessage(c *call) {
 	if !ok {
 		return
 	}
-	m := &message{channelID: ch.id, author: s.bot}
+	var errs formErrors
+	nonce := checkNonce(p.Nonce, "nonce", &errs)
+	if len(errs) > 0 {
+		c.invalid(errs)
+		return
+	}
+	if nonce != "" && p.EnforceNonce {
+		// Discord: a message by the same author with the same nonce in the
+		// last few minutes is returned, and nothing is created.
+		if old := s.nonceMessageLocked(ch.id, s.bot, nonce); old != nil {
+			w := s.messageWireLocked(old, false)
+			w.Nonce = old.nonceRaw
+			c.ok(w)
+			return
+		}
+	}
+	m := &message{channelID: ch.id, author: s.bot, nonce: nonce}
+	if nonce != "" {
+		m.nonceRaw = slices.Clone(p.Nonce)
+	}
 	if p.MessageReference != nil {
 		ref := s.messages[p.MessageReference.MessageID]
 		if ref == nil || ref.channelID != ch.id || ref.ephemeral {
@@ -423,8 +443,27 @@ func (s *Server) createMessage(c *call) {
 		m.replyTo = ref.id
 	}
 	if m := s.createLocked(c, p, "", channelFlags, m); m != nil {
-		c.ok(s.messageWireLocked(m, false))
+		w := s.messageWireLocked(m, false)
+		w.Nonce = m.nonceRaw
+		c.ok(w)
 	}
+}
+
+// nonceWindow is how long Discord remembers a nonce for enforce_nonce
+// ("the past few minutes").
+const nonceWindow = 2 * time.Minute
+
+// nonceMessageLocked finds a live message by author with this nonce created
+// in the channel within nonceWindow.
+func (s *Server) nonceMessageLocked(channelID string, author *User, nonce string) *message {
+	h := s.history[channelID]
+	since := s.nowLocked().Add(-nonceWindow)
+	for i := len(h) - 1; i >= 0 && h[i].created.After(since); i-- {
+		if h[i].author == author && h[i].nonce == nonce {
+			return h[i]
+		}
+	}
+	return nil
 }
 
 // createLocked validates a new message's payload, completes base with it and
@@ -447,7 +486,9 @@ func (s *Server) createLocked(c *call, p *messageParams, prefix string, allowedF
 	m.mentions = s.mentionsLocked(m.content, m.allowed, s.replyAuthorLocked(m))
 	s.storeLocked(m)
 	if !m.ephemeral {
-		c.emit(s.eventLocked("MESSAGE_CREATE", s.messageWireLocked(m, true)))
+		w := s.messageWireLocked(m, true)
+		w.Nonce = m.nonceRaw
+		c.emit(s.eventLocked("MESSAGE_CREATE", w))
 	}
 	return m
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -117,9 +118,13 @@ type messageParams struct {
 	Attachments []struct {
 		ID any `json:"id"`
 	} `json:"attachments"`
-	Poll       json.RawMessage `json:"poll"`
-	StickerIDs []string        `json:"sticker_ids"`
-	ThreadName string          `json:"thread_name"`
+	Poll  json.RawMessage `json:"poll"`
+	Nonce json.RawMessage `json:"nonce"`
+	// EnforceNonce: create nothing if a message with this nonce was created
+	// moments ago (channel message creates only).
+	EnforceNonce bool     `json:"enforce_nonce"`
+	StickerIDs   []string `json:"sticker_ids"`
+	ThreadName   string   `json:"thread_name"`
 
 	has map[string]bool // keys present in the payload, even as null
 }
@@ -461,4 +466,27 @@ func isEmoji(s string) bool {
 		}
 	}
 	return pictograph || keycap
+}
+
+// checkNonce validates a message create's nonce, an integer (int64) or a
+// string of at most 25 characters, and returns it as a string ("" if none).
+func checkNonce(raw json.RawMessage, path string, errs *formErrors) string {
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	var str string
+	if json.Unmarshal(raw, &str) == nil {
+		errs.maxLen(path, str, 25)
+		return str
+	}
+	var num json.Number
+	if json.Unmarshal(raw, &num) == nil {
+		if _, err := strconv.ParseInt(num.String(), 10, 64); err != nil {
+			errs.add(path, "NUMBER_TYPE_COERCE", "Value \"%s\" is not int.", num)
+			return ""
+		}
+		return num.String()
+	}
+	errs.add(path, "BASE_TYPE_INVALID", "Must be an integer or a string.")
+	return ""
 }
