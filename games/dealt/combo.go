@@ -78,7 +78,7 @@ func (c Combo) values() []int {
 // wilds returns the values the X cards among cs take to make c, ascending,
 // and whether cs make c at all. Straights never wrap: 11-12-1 is no straight.
 func wilds(cs []Card, c Combo) ([]int, bool) {
-	if len(cs) != c.Kind.Size() || c.Top < 1 || c.Top > 12 || c.Top-len(cs)+1 < 1 {
+	if len(cs) != c.Kind.Size() || c.Top < 1 || c.Top > 12 || c.Kind.straight() && c.Top < len(cs) {
 		return nil, false
 	}
 	need := c.values()

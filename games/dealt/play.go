@@ -22,6 +22,9 @@ const (
 	VerbBack = "back" // forget a from/take choice
 )
 
+// verbArgs is how many arguments each verb takes.
+var verbArgs = map[string]int{VerbPlay: 1, VerbRes: 1, VerbPut: 1, VerbLose: 0, VerbFrom: 1, VerbTake: 1, VerbBack: 0}
+
 func baseVerb(v string) string { return strings.TrimRight(v, "0123456789") }
 
 func menuVerb(base string, i int) string {
@@ -47,9 +50,9 @@ func (s *State) Apply(seat int, a games.Action) ([]games.Event, error) {
 		return nil, games.Refuse("It's %s's turn.", s.Names[who])
 	}
 	verb := baseVerb(a.Verb)
-	want := 1
-	if verb == VerbBack || verb == VerbLose {
-		want = 0
+	want, known := verbArgs[verb]
+	if !known {
+		return nil, games.Refuse("Dealt! has no move called %q.", a.Verb)
 	}
 	if len(a.Args) != want {
 		return nil, games.Refuse("Pick exactly one option.")
@@ -76,8 +79,6 @@ func (s *State) Apply(seat int, a games.Action) ([]games.Event, error) {
 	case VerbBack:
 		s.From, s.Taking = 0, ""
 		return nil, nil
-	default:
-		return nil, games.Refuse("Dealt! has no move called %q.", a.Verb)
 	}
 	if err != nil {
 		return nil, err
