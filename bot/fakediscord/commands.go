@@ -62,6 +62,7 @@ type wireCommandData struct {
 	GuildID  string        `json:"guild_id,omitempty"`
 	Options  []wireOption  `json:"options,omitempty"`
 	Resolved *wireResolved `json:"resolved,omitempty"`
+	TargetID string        `json:"target_id,omitempty"` // context menu commands
 }
 
 type wireOption struct {
@@ -72,16 +73,21 @@ type wireOption struct {
 }
 
 type wireResolved struct {
-	Users   map[string]wireUser   `json:"users,omitempty"`
-	Members map[string]wireMember `json:"members,omitempty"`
+	Users    map[string]wireUser    `json:"users,omitempty"`
+	Members  map[string]wireMember  `json:"members,omitempty"`
+	Messages map[string]wireMessage `json:"messages,omitempty"`
 }
 
 // findCommandLocked finds the CHAT_INPUT command a user can pick: guild
 // commands shadow global ones of the same name in this lookup.
 func (s *Server) findCommandLocked(name string) *discordgo.ApplicationCommand {
+	return s.findTypedCommandLocked(discordgo.ChatApplicationCommand, name)
+}
+
+func (s *Server) findTypedCommandLocked(t discordgo.ApplicationCommandType, name string) *discordgo.ApplicationCommand {
 	for _, scope := range []string{s.guildID, ""} {
 		for _, cmd := range s.commands[scope] {
-			if cmd.Type == discordgo.ChatApplicationCommand && cmd.Name == name {
+			if cmd.Type == t && cmd.Name == name {
 				return cmd
 			}
 		}
@@ -89,19 +95,37 @@ func (s *Server) findCommandLocked(name string) *discordgo.ApplicationCommand {
 	return nil
 }
 
-// commandDataLocked checks an invocation the way the Discord client enforces
-// it and builds the interaction data. Problems are test (or registration) bugs.
-func (s *Server) commandDataLocked(u *User, cmd *discordgo.ApplicationCommand, given []Option) (wireCommandData, string, []string) {
+// commandOfferedLocked lists why the client would not offer a command to a
+// user in a guild: default_member_permissions and contexts.
+func (s *Server) commandOfferedLocked(u *User, cmd *discordgo.ApplicationCommand) []string {
 	var problems []string
 	if p := cmd.DefaultMemberPermissions; p != nil {
 		perms := s.permissionsLocked(u)
 		if perms&discordgo.PermissionAdministrator == 0 && (*p == 0 || perms&*p != *p) {
-			problems = append(problems, fmt.Sprintf("/%s needs permissions %d (default_member_permissions), which %s lacks: the client would not offer it", cmd.Name, *p, u.Name))
+			problems = append(problems, fmt.Sprintf("%s needs permissions %d (default_member_permissions), which %s lacks: the client would not offer it", commandLabel(cmd), *p, u.Name))
 		}
 	}
 	if cmd.Contexts != nil && !slices.Contains(*cmd.Contexts, discordgo.InteractionContextGuild) {
-		problems = append(problems, fmt.Sprintf("/%s is not available in guilds (contexts)", cmd.Name))
+		problems = append(problems, fmt.Sprintf("%s is not available in guilds (contexts)", commandLabel(cmd)))
 	}
+	return problems
+}
+
+// commandLabel names a command as a user finds it.
+func commandLabel(cmd *discordgo.ApplicationCommand) string {
+	switch cmd.Type {
+	case discordgo.MessageApplicationCommand:
+		return fmt.Sprintf("message command %q", cmd.Name)
+	case discordgo.UserApplicationCommand:
+		return fmt.Sprintf("user command %q", cmd.Name)
+	}
+	return "/" + cmd.Name
+}
+
+// commandDataLocked checks an invocation the way the Discord client enforces
+// it and builds the interaction data. Problems are test (or registration) bugs.
+func (s *Server) commandDataLocked(u *User, cmd *discordgo.ApplicationCommand, given []Option) (wireCommandData, string, []string) {
+	problems := s.commandOfferedLocked(u, cmd)
 	res := &wireResolved{Users: map[string]wireUser{}, Members: map[string]wireMember{}}
 	opts, path, more := s.matchOptionsLocked("/"+cmd.Name, cmd.Options, given, res)
 	data := wireCommandData{ID: cmd.ID, Name: cmd.Name, Type: int(discordgo.ChatApplicationCommand), GuildID: cmd.GuildID, Options: opts}

@@ -14,19 +14,20 @@ import (
 // interaction is one user action sent to the bot, and what the bot did with
 // its token.
 type interaction struct {
-	id, token string
-	kind      discordgo.InteractionType
-	user      *User
-	channelID string
-	command   string       // full command name, for APPLICATION_COMMAND
-	source    *message     // the message a component (or the modal's component) is on
-	parent    *interaction // for MODAL_SUBMIT: the interaction that opened the modal
-	sentAt    time.Time    // real time: the response deadline
-	deadline  time.Duration
-	issuedAt  time.Time // fake clock: the token's 15 minutes
-	done      chan struct{}
-	expired   bool // the deadline passed without a callback: token invalid
-	faulted   bool // an injected fault hit its callback or the gateway while it was pending
+	id, token   string
+	kind        discordgo.InteractionType
+	user        *User
+	channelID   string
+	command     string // full command name, for APPLICATION_COMMAND
+	commandType discordgo.ApplicationCommandType
+	source      *message     // the message a component (or the modal's component) is on
+	parent      *interaction // for MODAL_SUBMIT: the interaction that opened the modal
+	sentAt      time.Time    // real time: the response deadline
+	deadline    time.Duration
+	issuedAt    time.Time // fake clock: the token's 15 minutes
+	done        chan struct{}
+	expired     bool // the deadline passed without a callback: token invalid
+	faulted     bool // an injected fault hit its callback or the gateway while it was pending
 
 	callback  discordgo.InteractionResponseType
 	original  *message // @original: created (4, 5) or updated (6, 7) message
@@ -37,6 +38,12 @@ type interaction struct {
 func (it *interaction) describe() string {
 	switch it.kind {
 	case discordgo.InteractionApplicationCommand:
+		switch it.commandType {
+		case discordgo.MessageApplicationCommand:
+			return fmt.Sprintf("message command %q", it.command)
+		case discordgo.UserApplicationCommand:
+			return fmt.Sprintf("user command %q", it.command)
+		}
 		return "/" + it.command
 	case discordgo.InteractionMessageComponent:
 		return "component interaction"
@@ -173,6 +180,9 @@ func (s *Server) interactionCallback(c *call) {
 			break
 		}
 		m := &message{channelID: it.channelID, author: s.bot, webhook: true, it: it, kind: 20} // CHAT_INPUT_COMMAND
+		if it.commandType == discordgo.MessageApplicationCommand || it.commandType == discordgo.UserApplicationCommand {
+			m.kind = 23 // CONTEXT_MENU_COMMAND
+		}
 		if it.source != nil {
 			// Answers to components reply to the component's message.
 			m.kind, m.replyTo = 19, it.source.id // REPLY

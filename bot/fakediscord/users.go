@@ -150,7 +150,79 @@ func (u *User) Command(channelID, command string, opts ...Option) *Reply {
 			s.failLocked(fmt.Sprintf("%s cannot run %s: %s", u.Name, path, strings.Join(problems, "; ")))
 			return nil, nil, false
 		}
-		return &interaction{kind: discordgo.InteractionApplicationCommand, channelID: channelID, command: strings.TrimPrefix(path, "/")}, data, true
+		return &interaction{kind: discordgo.InteractionApplicationCommand, channelID: channelID, command: strings.TrimPrefix(path, "/"), commandType: discordgo.ChatApplicationCommand}, data, true
+	})
+}
+
+// MessageCommand runs a MESSAGE context-menu command (Apps → name on a
+// message) on target, a message in channelID the user can see. Discord sends
+// the command's data with type 3, target_id and resolved.messages holding
+// the message, content included (the target of a message command is exempt
+// from the MESSAGE_CONTENT intent). It fails the test and returns nil if the
+// client would not offer it.
+func (u *User) MessageCommand(channelID, name string, target *Message) *Reply {
+	s := u.s
+	return u.act(func() (*interaction, any, bool) {
+		cmd := s.findTypedCommandLocked(discordgo.MessageApplicationCommand, name)
+		if cmd == nil {
+			s.failLocked(fmt.Sprintf("%s used message command %q, but the bot registered no such command", u.Name, name))
+			return nil, nil, false
+		}
+		msg := u.targetLocked(target, "message command "+strconv.Quote(name))
+		if msg == nil {
+			return nil, nil, false
+		}
+		problems := s.commandOfferedLocked(u, cmd)
+		if msg.channelID != channelID {
+			problems = append(problems, fmt.Sprintf("message %s is in channel %s, not %s", msg.id, msg.channelID, channelID))
+		}
+		if msg.ephemeral {
+			problems = append(problems, "ephemeral messages have no Apps menu")
+		}
+		if len(problems) > 0 {
+			s.failLocked(fmt.Sprintf("%s cannot run %s: %s", u.Name, commandLabel(cmd), strings.Join(problems, "; ")))
+			return nil, nil, false
+		}
+		w := s.messageWireLocked(msg, false)
+		w.Content, w.Embeds, w.Attachments, w.Components = msg.content, msg.embeds, msg.attachments, msg.components
+		w.Embeds, w.Attachments, w.Components = nonNil(w.Embeds), nonNil(w.Attachments), nonNil(w.Components)
+		data := wireCommandData{
+			ID: cmd.ID, Name: cmd.Name, Type: int(cmd.Type), GuildID: cmd.GuildID, TargetID: msg.id,
+			Resolved: &wireResolved{Messages: map[string]wireMessage{msg.id: w}},
+		}
+		return &interaction{kind: discordgo.InteractionApplicationCommand, channelID: channelID, command: cmd.Name, commandType: cmd.Type}, data, true
+	})
+}
+
+// UserCommand runs a USER context-menu command (Apps → name on a member) on
+// target. Discord sends type 2, target_id and the member in resolved.users
+// and resolved.members. It fails the test and returns nil if the client
+// would not offer it.
+func (u *User) UserCommand(channelID, name string, target *User) *Reply {
+	s := u.s
+	return u.act(func() (*interaction, any, bool) {
+		cmd := s.findTypedCommandLocked(discordgo.UserApplicationCommand, name)
+		problems := []string{}
+		switch {
+		case cmd == nil:
+			problems = append(problems, "the bot registered no such command")
+		case target == nil || s.userLocked(target.ID) == nil:
+			problems = append(problems, "no such member")
+		case s.channelLocked(channelID) == nil:
+			problems = append(problems, "unknown channel "+channelID)
+		default:
+			problems = s.commandOfferedLocked(u, cmd)
+		}
+		if len(problems) > 0 {
+			s.failLocked(fmt.Sprintf("%s cannot run user command %q: %s", u.Name, name, strings.Join(problems, "; ")))
+			return nil, nil, false
+		}
+		t := s.userLocked(target.ID)
+		data := wireCommandData{
+			ID: cmd.ID, Name: cmd.Name, Type: int(cmd.Type), GuildID: cmd.GuildID, TargetID: t.ID,
+			Resolved: &wireResolved{Users: map[string]wireUser{t.ID: t.wire()}, Members: map[string]wireMember{t.ID: s.memberLocked(t, false, true)}},
+		}
+		return &interaction{kind: discordgo.InteractionApplicationCommand, channelID: channelID, command: cmd.Name, commandType: cmd.Type}, data, true
 	})
 }
 
