@@ -312,6 +312,14 @@ func clip(text string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
+// poss is a name's possessive: "Kit's", "Goons'".
+func poss(name string) string {
+	if strings.HasSuffix(name, "s") || strings.HasSuffix(name, "S") {
+		return name + "'"
+	}
+	return name + "'s"
+}
+
 func plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word

@@ -129,7 +129,7 @@ func (s *State) inPlay() []int {
 // talentOnCard reports whether seat's talent is on a card or waiting for
 // its help line.
 func (s *State) talentOnCard(seat int, name string) bool {
-	if s.C == nil {
+	if s.C == nil || s.Phase != PhaseBonus {
 		return false
 	}
 	for _, b := range s.C.Bonuses {
@@ -142,7 +142,7 @@ func (s *State) talentOnCard(seat int, name string) bool {
 }
 
 // gmLimit is how many story-tokens the GM may place in this round.
-func (s *State) gmLimit() int { return 1 + len(s.heroSides()) }
+func (s *State) gmLimit() int { return 1 + len(s.C.Seats) }
 
 // gmPlaced counts the GM's story-tokens on the cards this round.
 func (s *State) gmPlaced() int {
@@ -230,7 +230,10 @@ func (s *State) addGMStake(seat int, a games.Action) ([]games.Event, error) {
 	}
 	name, err := cleanText(who, "NPC's name", maxName)
 	if err != nil {
-		return nil, games.Refuse("%s", example)
+		if strings.TrimSpace(who) == "" {
+			return nil, games.Refuse("%s", example)
+		}
+		return nil, err
 	}
 	if strings.ContainsAny(name, "*_`~|") {
 		return nil, games.Refuse("Keep the NPC's name to plain words. %s", example)
@@ -377,7 +380,7 @@ func (s *State) stakesProblem() string {
 	for _, h := range s.heroSides() {
 		sd := s.C.Sides[h]
 		if sd.Stake == "" {
-			return fmt.Sprintf("Waiting for %s's stake.", s.sideName(h))
+			return fmt.Sprintf("Waiting for %s stake.", poss(s.sideName(h)))
 		}
 		if sd.Opp < 0 {
 			return fmt.Sprintf("Waiting for %s to choose whom they oppose.", s.sideName(h))
@@ -452,7 +455,7 @@ func (s *State) standIn(seat int) []games.Event {
 		if sd.Card == nil {
 			if c, _, ok := s.Deck.Take(&s.RNG); ok {
 				sd.Card, sd.Deck = &c, true
-				return []games.Event{games.Say("%s's card comes from the top of the deck.", s.sideName(h))}
+				return []games.Event{games.Say("%s card comes from the top of the deck.", poss(s.sideName(h)))}
 			}
 		}
 	case PhaseBonus:
@@ -697,12 +700,12 @@ func (s *State) token(seat int, _ games.Action) ([]games.Event, error) {
 	if err := s.canBonus(seat); err != nil {
 		return nil, err
 	}
-	if s.Tokens[seat] == 0 {
-		return nil, games.Refuse("You have no story-tokens.")
-	}
 	if seat == 0 && s.gmPlaced() >= s.gmLimit() {
 		return nil, games.Refuse("The GM may use at most %d story-tokens in this conflict (1 + %s), and has.",
-			s.gmLimit(), plural(len(s.heroSides()), "participating player"))
+			s.gmLimit(), plural(len(s.C.Seats), "participating player"))
+	}
+	if s.Tokens[seat] == 0 {
+		return nil, games.Refuse("You have no story-tokens.")
 	}
 	on := s.aimOf(seat)
 	if on < 0 {
@@ -714,8 +717,8 @@ func (s *State) token(seat int, _ games.Action) ([]games.Event, error) {
 	if seat == 0 {
 		who = "The GM"
 	}
-	return []games.Event{games.Say("%s puts a story-token on %s's card (+%d; %s on it).",
-		who, s.sideName(on), bonusValue, plural(s.bonusesOn(on), "bonus"))}, nil
+	return []games.Event{games.Say("%s puts a story-token on %s card (+%d; %s on it).",
+		who, poss(s.sideName(on)), bonusValue, plural(s.bonusesOn(on), "bonus"))}, nil
 }
 
 // talentProblem says why seat can't use a talent now ("" if it can).
@@ -805,9 +808,9 @@ func (s *State) undo(seat int, _ games.Action) ([]games.Event, error) {
 		}
 		if b.Talent == "" {
 			s.Tokens[seat]++
-			return []games.Event{games.Say("%s takes a story-token back from %s's card.", who, s.sideName(b.On))}, nil
+			return []games.Event{games.Say("%s takes a story-token back from %s card.", who, poss(s.sideName(b.On)))}, nil
 		}
-		return []games.Event{games.Say("%s takes the %s marker back from %s's card.", who, b.Talent, s.sideName(b.On))}, nil
+		return []games.Event{games.Say("%s takes the %s marker back from %s card.", who, b.Talent, poss(s.sideName(b.On)))}, nil
 	}
 	return nil, games.Refuse("You have no bonus on the table to take back.")
 }

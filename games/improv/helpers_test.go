@@ -184,3 +184,13 @@ func checkInvariants(t testing.TB, st *State) {
 		t.Fatalf("the GM placed %d tokens, over %d", st.gmPlaced(), st.gmLimit())
 	}
 }
+
+func stories(ev []games.Event) int {
+	n := 0
+	for _, e := range ev {
+		if e.Story {
+			n++
+		}
+	}
+	return n
+}

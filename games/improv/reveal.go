@@ -162,7 +162,7 @@ func (s *State) reveal() []games.Event {
 	for i, t := range c.Order {
 		names[i] = s.turnName(t)
 	}
-	fmt.Fprintf(&b, "\n**Narration, losers first:** %s.", strings.Join(names, " → "))
+	fmt.Fprintf(&b, "**Narration, losers first:** %s.", strings.Join(names, " → "))
 	s.Last = s.resultLine()
 	if c.Turn >= len(c.Order) {
 		return []games.Event{story(b.String()), s.closeConflict()}

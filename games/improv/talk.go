@@ -85,7 +85,7 @@ func (s *State) React(seat int, ref, emoji string, add bool) ([]games.Event, err
 	}
 	line, ok := s.Lines[ref]
 	if !ok {
-		return nil, games.Refuse("That isn't a narration line of the current conflict; its awards are settled.")
+		return nil, games.Refuse("Awards are for players' lines posted during or after the current conflict's narration.")
 	}
 	if line.Seat == seat {
 		return nil, games.Refuse("You can't award a story-token to yourself.")
@@ -94,7 +94,7 @@ func (s *State) React(seat int, ref, emoji string, add bool) ([]games.Event, err
 		return nil, games.Refuse("Story-tokens go to the players' lines, not the GM's.")
 	}
 	if line.Window == 0 || !s.WindowOpen || line.Window != s.Window {
-		return nil, games.Refuse("Awards are for lines posted during or after a conflict's narration.")
+		return nil, games.Refuse("Awards are for players' lines posted during or after the current conflict's narration.")
 	}
 	if a, ok := s.Awards[seat]; ok {
 		if a.Ref == ref {

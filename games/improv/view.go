@@ -259,9 +259,9 @@ func (s *State) aimChoice(seat int) *games.Choice {
 		return nil
 	}
 	cur := s.aimOf(seat)
-	ch := &games.Choice{Verb: "aim", Placeholder: "Bonuses go on " + s.sideName(cur) + "'s card", Min: 1, Max: 1}
+	ch := &games.Choice{Verb: "aim", Placeholder: "Bonuses go on " + poss(s.sideName(cur)) + " card", Min: 1, Max: 1}
 	for _, i := range p {
-		label := s.sideName(i) + "'s card"
+		label := poss(s.sideName(i)) + " card"
 		if i == s.sideOf(seat) {
 			label = "My card (" + s.sideName(i) + ")"
 		} else if s.C.Sides[i].Seat == 0 {
@@ -281,7 +281,7 @@ func (s *State) bonusButtons(seat int) []games.Button {
 	ready := s.isReady(seat)
 	if !ready {
 		if on := s.aimOf(seat); on >= 0 && s.Tokens[seat] > 0 && (seat != 0 || s.gmPlaced() < s.gmLimit()) {
-			out = append(out, games.Button{Label: clip("+1 story-token on "+s.sideName(on)+"'s card", 80),
+			out = append(out, games.Button{Label: clip("+1 story-token on "+poss(s.sideName(on))+" card", 80),
 				Action: games.Act("token"), Style: games.Primary})
 		}
 		mine := false
@@ -307,7 +307,7 @@ func (s *State) gmHand() games.View {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**Your hand:** %s\n", games.CardList(sortedCards(s.Hands[0])))
 	fmt.Fprintf(&b, "**Story-tokens:** %d · bank %d · pool %d\n", s.Tokens[0], s.Bank, s.Pool)
-	if s.C != nil {
+	if s.C != nil && s.Phase != PhaseNarrate {
 		if s.Phase == PhaseSetup || s.Phase == PhaseStakes {
 			fmt.Fprintf(&b, "**Limits:** at most %d GM stakes (one per protagonist taking part); ", max(len(s.C.Seats), 1))
 		} else {
@@ -318,6 +318,8 @@ func (s *State) gmHand() games.View {
 		if m := s.myCards(0); m != "" {
 			b.WriteString(m + "\n")
 		}
+	}
+	if s.C != nil {
 		if st := s.statusLine(); st != "" {
 			b.WriteString(st + "\n")
 		}
@@ -500,7 +502,7 @@ func (s *State) playerHand(seat int) games.View {
 		}
 		_, pending := s.C.Pending[seat]
 		if in && !s.isReady(seat) && !pending && s.talentProblem(seat) == "" {
-			ch := games.Choice{Verb: "usetal", Placeholder: "Use a talent on " + s.sideName(s.aimOf(seat)) + "'s card", Min: 1, Max: 1}
+			ch := games.Choice{Verb: "usetal", Placeholder: "Use a talent on " + poss(s.sideName(s.aimOf(seat))) + " card", Min: 1, Max: 1}
 			for t, tal := range h.Talents {
 				if tal.Uses > 0 {
 					ch.Options = append(ch.Options, games.ChoiceOption{Value: itoa(t),
