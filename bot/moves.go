@@ -123,7 +123,7 @@ func (b *Bot) play(i *discordgo.Interaction, rec *store.Game, g games.Game, in g
 	}
 	seat := in.Seat
 	if answer == shownHand {
-		rememberHand(rec, seat, i)
+		b.rememberHand(rec, seat, i)
 	}
 	out, err := b.commit(rec, g, []games.Input{in}, events, before, seat, answer)
 	if err != nil {
@@ -241,8 +241,10 @@ func (b *Bot) commit(rec *store.Game, g games.Game, in []games.Input, events []g
 	now := g.ToAct()
 	for _, s := range now {
 		if s >= 0 && s < len(rec.Seats) && !slices.Contains(rec.Waiting, s) {
-			out.Ping = append(out.Ping, s)
 			rec.Seats[s].WaitingSince = rec.Version
+			if !b.watching(rec.Seats[s]) {
+				out.Ping = append(out.Ping, s)
+			}
 		}
 	}
 	rec.Waiting = now
@@ -267,6 +269,15 @@ func (b *Bot) commit(rec *store.Game, g games.Game, in []games.Input, events []g
 		b.timers.wake(earliest)
 	}
 	return out, nil
+}
+
+// watchWindow is how recently a player must have used their hand to count
+// as watching it: their open hand is redrawn with the new turn, so a ping
+// would only add noise (and a message against Discord's global limit).
+const watchWindow = 90 * time.Second
+
+func (b *Bot) watching(s store.Seat) bool {
+	return s.HandToken != "" && b.now().Sub(s.HandAt) < watchWindow
 }
 
 // syncTimers keeps the game's deadlines: a timer listed for the first time

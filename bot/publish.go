@@ -408,14 +408,14 @@ func (b *Bot) replayOutput() error {
 
 // rememberHand keeps the token of the interaction that showed a player their
 // hand, so later changes can refresh that message in place.
-func rememberHand(rec *store.Game, seat int, i *discordgo.Interaction) {
+func (b *Bot) rememberHand(rec *store.Game, seat int, i *discordgo.Interaction) {
 	rec.Seats[seat].HandToken = i.Token
-	rec.Seats[seat].HandAt = time.Now().UTC()
+	rec.Seats[seat].HandAt = b.now().UTC()
 }
 
 // keepHand saves the hand token outside a move.
 func (b *Bot) keepHand(rec *store.Game, seat int, i *discordgo.Interaction) {
-	rememberHand(rec, seat, i)
+	b.rememberHand(rec, seat, i)
 	if err := b.db.Save(rec); err != nil {
 		b.log.Warn("save hand token", "game", rec.ID, "err", err)
 	}
@@ -444,7 +444,7 @@ func (b *Bot) refreshHands(rec *store.Game, g games.Game, seats []int) {
 			continue
 		}
 		s := rec.Seats[seat]
-		if s.HandToken == "" || time.Since(s.HandAt) > handTokenLife {
+		if s.HandToken == "" || b.now().Sub(s.HandAt) > handTokenLife {
 			continue
 		}
 		m, err := handMsg(rec, g, seat, "")

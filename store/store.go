@@ -30,7 +30,9 @@ var ErrSchema = errors.New("stored game has an unknown schema version")
 
 // Store is the bot's database.
 type Store struct {
-	db *bolt.DB
+	db      *bolt.DB
+	writes  chan write
+	stopped chan struct{}
 }
 
 // Open opens (or creates) the database file.
@@ -54,11 +56,17 @@ func Open(path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("prepare database %s: %w", path, err)
 	}
-	return &Store{db: db}, nil
+	s := &Store{db: db}
+	s.startCommitter()
+	return s, nil
 }
 
-// Close closes the file.
-func (s *Store) Close() error { return s.db.Close() }
+// Close finishes the writes under way and closes the file.
+func (s *Store) Close() error {
+	close(s.writes)
+	<-s.stopped
+	return s.db.Close()
+}
 
 // Game returns the game open in a channel, or nil.
 func (s *Store) Game(channel string) (*Game, error) {
@@ -105,7 +113,7 @@ func get[T any](s *Store, bucket []byte, key string) (*T, error) {
 
 // Save commits a game with no input to log (a lobby's seats, a hand token).
 func (s *Store) Save(g *Game) error {
-	if err := s.db.Update(func(tx *bolt.Tx) error { return saveTx(tx, g) }); err != nil {
+	if err := s.update(func(tx *bolt.Tx) error { return saveTx(tx, g) }); err != nil {
 		return fmt.Errorf("save game %s: %w", g.ID, err)
 	}
 	return nil
@@ -122,7 +130,9 @@ type Ending struct {
 // so a crash before that output is done leaves it pending; with end set
 // the game ends in the same transaction. It sets out.Key.
 func (s *Store) Commit(g *Game, in []Entry, out *Output, end *Ending) error {
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	steps := g.Steps
+	err := s.update(func(tx *bolt.Tx) error {
+		g.Steps = steps // a retry starts over
 		if err := appendLog(tx, g, in); err != nil {
 			return err
 		}
@@ -278,7 +288,7 @@ func (s *Store) DueBy(t time.Time) (due []Due, next time.Time, err error) {
 
 // DropTimer removes a timer its game no longer wants from the index.
 func (s *Store) DropTimer(d Due) error {
-	return s.db.Update(func(tx *bolt.Tx) error {
+	return s.update(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketTimers).Delete(timerKey(d.Channel, d.Key, d.At))
 	})
 }
@@ -313,7 +323,7 @@ func patchPosts(tx *bolt.Tx, game string, f func(*Posts)) error {
 
 // SetPosts records message ids of a game. Only the output lane calls it.
 func (s *Store) SetPosts(game string, f func(*Posts)) error {
-	if err := s.db.Update(func(tx *bolt.Tx) error { return patchPosts(tx, game, f) }); err != nil {
+	if err := s.update(func(tx *bolt.Tx) error { return patchPosts(tx, game, f) }); err != nil {
 		return fmt.Errorf("save messages of game %s: %w", game, err)
 	}
 	return nil
@@ -342,7 +352,7 @@ func (s *Store) Running() ([]*Game, error) {
 // the game ended, and adds its results (if any) to the server's stats. A
 // newer game in the channel is left alone.
 func (s *Store) End(g *Game, how string, results []PlayerResult) error {
-	if err := s.db.Update(func(tx *bolt.Tx) error { return endTx(tx, g, how, results) }); err != nil {
+	if err := s.update(func(tx *bolt.Tx) error { return endTx(tx, g, how, results) }); err != nil {
 		return fmt.Errorf("end game %s: %w", g.ID, err)
 	}
 	return nil
@@ -393,7 +403,7 @@ func putOutput(tx *bolt.Tx, out *Output) error {
 // Done removes output that has been carried out and, in the same
 // transaction, records the message ids it changed (f may be nil).
 func (s *Store) Done(out *Output, f func(*Posts)) error {
-	err := s.db.Update(func(tx *bolt.Tx) error {
+	err := s.update(func(tx *bolt.Tx) error {
 		if out.Key != "" {
 			if err := tx.Bucket(bucketOut).Delete([]byte(out.Key)); err != nil {
 				return err

@@ -254,3 +254,49 @@ func BenchmarkSave(b *testing.B) {
 		}
 	}
 }
+
+// Writes from many channels at once share transactions, every one of them
+// committed, and a write that fails fails only its own caller.
+func TestConcurrentWritesCommitTogether(t *testing.T) {
+	s, path := openTemp(t)
+	errs := make(chan error, 64)
+	for c := range 64 {
+		go func() {
+			g := &Game{ID: fmt.Sprintf("g%02d", c), Channel: fmt.Sprintf("c%02d", c)}
+			if c == 7 {
+				g.Channel = "c08" // collides with channel 8's game: refused, or refuses it
+			}
+			var err error
+			for v := 1; v <= 5 && err == nil; v++ {
+				g.Version = v
+				err = s.Commit(g, []Entry{{Input: games.Input{Seat: v}}}, nil, nil)
+			}
+			errs <- err
+		}()
+	}
+	failed := 0
+	for range 64 {
+		if err := <-errs; err != nil {
+			failed++
+		}
+	}
+	if failed != 1 {
+		t.Fatalf("%d writers failed; want exactly the one whose channel was taken", failed)
+	}
+	s.Close()
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	all, _ := s.Running()
+	if len(all) != 63 {
+		t.Fatalf("%d games stored; want 63", len(all))
+	}
+	for _, g := range all {
+		h, _ := s.History(g.ID)
+		if g.Version != 5 || len(h) != 5 || g.Steps != 5 {
+			t.Fatalf("game %s: version %d, %d log entries, steps %d", g.ID, g.Version, len(h), g.Steps)
+		}
+	}
+}
