@@ -93,7 +93,9 @@ func (c *council) Join(name string) (int, []games.Event, error) {
 	return len(c.Players) - 1, []games.Event{games.Narrate("%s takes a seat on the council.", name)}, nil
 }
 
-func (c *council) Leave(seat int) ([]games.Event, error) { return nil, games.Refuse("No one leaves the council.") }
+func (c *council) Leave(seat int) ([]games.Event, error) {
+	return nil, games.Refuse("No one leaves the council.")
+}
 
 func (c *council) Timers() []games.Timer {
 	if !c.Voting {
