@@ -216,8 +216,9 @@ func (s *State) controls(seat int, v *games.View) {
 		}
 	}
 	if canTake {
-		perCard := (len(p.Hand) + 1 + menuSize - 1) / menuSize
-		if len(v.Choices)+len(p.Reserve)*perCard <= maxRows {
+		// One menu of places per reserve card when each fits in one menu and
+		// the rows allow; otherwise a button per card opens its places.
+		if len(p.Hand)+1 <= menuSize && len(v.Choices)+len(p.Reserve) <= maxRows {
 			for _, c := range p.Reserve {
 				for _, ch := range gapMenus(VerbRes, p.Hand, "…or take reserve "+c.Label()+" into your hand at…", func(g int) string { return fmt.Sprintf("%s.%d", c.Code(), g) }) {
 					ch.Verb = menuVerb(VerbRes, countVerb(v.Choices, VerbRes))
