@@ -83,6 +83,7 @@ func (s *Server) eventLocked(name string, v any) event {
 var intentOf = map[string]discordgo.Intent{
 	"GUILD_CREATE":                  discordgo.IntentGuilds,
 	"CHANNEL_CREATE":                discordgo.IntentGuilds,
+	"THREAD_CREATE":                 discordgo.IntentGuilds,
 	"MESSAGE_CREATE":                discordgo.IntentGuildMessages,
 	"MESSAGE_UPDATE":                discordgo.IntentGuildMessages,
 	"MESSAGE_DELETE":                discordgo.IntentGuildMessages,

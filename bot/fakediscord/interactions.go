@@ -58,7 +58,7 @@ type wireInteraction struct {
 	Data                         any               `json:"data"`
 	Guild                        map[string]any    `json:"guild"`
 	GuildID                      string            `json:"guild_id"`
-	Channel                      wireChannel       `json:"channel"`
+	Channel                      any               `json:"channel"` // wireChannel or wireThread
 	ChannelID                    string            `json:"channel_id"`
 	Member                       wireMember        `json:"member"`
 	Token                        string            `json:"token"`
@@ -100,14 +100,22 @@ type wireSubmittedInput struct {
 }
 
 func (s *Server) interactionWireLocked(it *interaction, data any) wireInteraction {
-	ch := s.channelWireLocked(s.channelLocked(it.channelID))
-	ch.Permissions = strconv.FormatInt(s.permissionsLocked(it.user), 10)
+	var ch any
+	perms := strconv.FormatInt(s.permissionsLocked(it.user), 10)
+	switch c := s.channelObjectLocked(s.channelLocked(it.channelID)).(type) {
+	case wireChannel:
+		c.Permissions = perms
+		ch = c
+	case wireThread:
+		c.Permissions = perms
+		ch = c
+	}
 	w := wireInteraction{
 		ID: it.id, ApplicationID: s.bot.ID, Type: int(it.kind), Data: data,
 		Guild:   map[string]any{"id": s.guildID, "locale": "en-US", "features": []string{}},
 		GuildID: s.guildID, Channel: ch, ChannelID: it.channelID,
 		Member: s.memberLocked(it.user, true, true), Token: it.token, Version: 1,
-		AppPermissions: strconv.FormatInt(botPermissions, 10), Locale: "en-US", GuildLocale: "en-US",
+		AppPermissions: strconv.FormatInt(s.botChannelPermsLocked(it.channelID), 10), Locale: "en-US", GuildLocale: "en-US",
 		Entitlements:                 []struct{}{},
 		AuthorizingIntegrationOwners: map[string]string{"0": s.guildID},
 		AttachmentSizeLimit:          10 << 20,

@@ -233,6 +233,7 @@ type message struct {
 	webhook       bool         // sent through an interaction webhook
 	it            *interaction // the interaction it answers, if any
 	replyTo       string
+	threadRef     string // THREAD_CREATED (type 18): the thread
 	tts           bool
 	nonce         string          // as a string, for enforce_nonce
 	nonceRaw      json.RawMessage // as sent: echoed in the create response and MESSAGE_CREATE
@@ -309,6 +310,7 @@ type wireMessage struct {
 	GuildID             string                    `json:"guild_id,omitempty"` // gateway events only
 	Member              *wireMember               `json:"member,omitempty"`   // gateway events only
 	Nonce               json.RawMessage           `json:"nonce,omitempty"`    // create response and MESSAGE_CREATE only
+	Thread              *wireThread               `json:"thread,omitempty"`   // the thread started from it
 }
 
 type wireReaction struct {
@@ -327,7 +329,7 @@ type wireEmoji struct {
 
 type wireReference struct {
 	Type      int    `json:"type"`
-	MessageID string `json:"message_id"`
+	MessageID string `json:"message_id,omitempty"`
 	ChannelID string `json:"channel_id"`
 	GuildID   string `json:"guild_id"`
 }
@@ -376,8 +378,16 @@ func (s *Server) messageWireLocked(m *message, gateway bool) wireMessage {
 			Me: slices.Contains(r.users, s.bot.ID), BurstColors: []string{}, Emoji: wireEmoji{Name: r.emoji},
 		})
 	}
+	if th := s.channelLocked(m.id); th != nil && th.kind != 0 {
+		tw := s.threadWireLocked(th)
+		w.Thread = &tw
+		w.Flags |= int(discordgo.MessageFlagsHasThread)
+	}
 	if m.replyTo != "" {
 		w.MessageReference = &wireReference{MessageID: m.replyTo, ChannelID: m.channelID, GuildID: s.guildID}
+	}
+	if m.threadRef != "" {
+		w.MessageReference = &wireReference{ChannelID: m.threadRef, GuildID: s.guildID}
 	}
 	if m.webhook {
 		w.WebhookID = s.bot.ID
@@ -437,6 +447,7 @@ func (s *Server) storeLocked(m *message) {
 	m.created = s.nowLocked()
 	s.messages[m.id] = m
 	s.history[m.channelID] = append(s.history[m.channelID], m)
+	s.noteThreadMessageLocked(m)
 	if !m.loading {
 		s.pingLocked(m)
 	}

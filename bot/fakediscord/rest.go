@@ -71,6 +71,14 @@ func (s *Server) routes() http.Handler {
 	handle("DELETE /channels/{channel}/messages/{message}/reactions/{emoji}", s.clearReactions)
 	handle("DELETE /channels/{channel}/messages/{message}/reactions", s.clearReactions)
 
+	handle("POST /channels/{channel}/messages/{message}/threads", s.startThread)
+	handle("POST /channels/{channel}/threads", s.createThread)
+	handle("GET /channels/{channel}/thread-members", s.threadMembers)
+	handle("PUT /channels/{channel}/thread-members/@me", s.threadMember)
+	handle("PUT /channels/{channel}/thread-members/{user}", s.threadMember)
+	handle("DELETE /channels/{channel}/thread-members/@me", s.threadMember)
+	handle("DELETE /channels/{channel}/thread-members/{user}", s.threadMember)
+
 	for _, scope := range []string{"", "/guilds/{guild}"} {
 		base := "/applications/{app}" + scope + "/commands"
 		handle("GET "+base, s.listCommands)
@@ -333,7 +341,7 @@ func (c *call) channel() *channel {
 
 func (s *Server) getChannel(c *call) {
 	if ch := c.channel(); ch != nil {
-		c.ok(s.channelWireLocked(ch))
+		c.ok(s.channelObjectLocked(ch))
 	}
 }
 

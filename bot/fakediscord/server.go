@@ -53,9 +53,12 @@ const (
 
 // Permission sets handed out by the fake guild.
 const (
+	// As @everyone has by default, thread permissions included.
 	memberPermissions = discordgo.PermissionViewChannel | discordgo.PermissionSendMessages |
 		discordgo.PermissionReadMessageHistory | discordgo.PermissionAddReactions |
-		discordgo.PermissionUseApplicationCommands | discordgo.PermissionEmbedLinks
+		discordgo.PermissionUseApplicationCommands | discordgo.PermissionEmbedLinks |
+		discordgo.PermissionCreatePublicThreads | discordgo.PermissionCreatePrivateThreads |
+		discordgo.PermissionSendMessagesInThreads
 	adminPermissions = discordgo.PermissionAdministrator | discordgo.PermissionManageChannels
 	// Discord reports every permission bit for administrators.
 	allPermissions = 1<<51 - 1
@@ -82,7 +85,8 @@ type Server struct {
 	createdAt                       time.Time
 	owner, bot                      *User
 	users                           map[string]*User
-	channels                        []*channel
+	channels                        []*channel // text channels
+	threads                         []*channel
 	commands                        map[string][]*discordgo.ApplicationCommand // by guild ID, "" = global
 	messages                        map[string]*message
 	history                         map[string][]*message // by channel, oldest first
@@ -110,9 +114,22 @@ type Server struct {
 	failedInteractions []FailedInteraction
 }
 
+// channel is a text channel or a thread (threads.go).
 type channel struct {
-	id, name string
-	position int
+	id, name      string
+	position      int
+	kind          int  // 0 GUILD_TEXT, 11 PUBLIC_THREAD, 12 PRIVATE_THREAD
+	threadsDenied bool // text channels: DenyThreads
+
+	// Threads only.
+	parentID, ownerID string
+	created           time.Time
+	autoArchive       int // minutes
+	rateLimit         int
+	invitable         bool
+	members           []string
+	messageCount      int
+	lastMessageID     string
 }
 
 // New starts a fake Discord on 127.0.0.1 with one guild, "Fake Guild", and
@@ -219,8 +236,14 @@ func (s *Server) addChannelLocked(name string) *channel {
 	return c
 }
 
+// channelLocked finds a text channel or a thread.
 func (s *Server) channelLocked(id string) *channel {
 	for _, c := range s.channels {
+		if c.id == id {
+			return c
+		}
+	}
+	for _, c := range s.threads {
 		if c.id == id {
 			return c
 		}

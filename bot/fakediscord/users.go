@@ -140,6 +140,10 @@ func (u *User) Command(channelID, command string, opts ...Option) *Reply {
 			s.failLocked(fmt.Sprintf("%s ran /%s in unknown channel %s", u.Name, name, channelID))
 			return nil, nil, false
 		}
+		if !s.canSeeLocked(u, channelID) {
+			s.failLocked(fmt.Sprintf("%s ran /%s in private thread %s, which %s is not a member of", u.Name, name, channelID, u.Name))
+			return nil, nil, false
+		}
 		cmd := s.findCommandLocked(name)
 		if cmd == nil {
 			s.failLocked(fmt.Sprintf("%s ran /%s, but the bot registered no such command", u.Name, name))
@@ -210,6 +214,8 @@ func (u *User) UserCommand(channelID, name string, target *User) *Reply {
 			problems = append(problems, "no such member")
 		case s.channelLocked(channelID) == nil:
 			problems = append(problems, "unknown channel "+channelID)
+		case !s.canSeeLocked(u, channelID):
+			problems = append(problems, "private thread "+channelID+" is not theirs")
 		default:
 			problems = s.commandOfferedLocked(u, cmd)
 		}
@@ -240,6 +246,8 @@ func (u *User) targetLocked(m *Message, action string) *message {
 		s.failLocked(fmt.Sprintf("%s: %s on message %s, which does not exist (any more)", u.Name, action, m.ID))
 	case !msg.visibleTo(u.ID):
 		s.failLocked(fmt.Sprintf("%s: %s on message %s, an ephemeral message only %s can see", u.Name, action, m.ID, msg.owner))
+	case !s.canSeeLocked(u, msg.channelID):
+		s.failLocked(fmt.Sprintf("%s: %s on message %s in private thread %s, which %s is not a member of", u.Name, action, m.ID, msg.channelID, u.Name))
 	default:
 		return msg
 	}
@@ -439,8 +447,8 @@ func (u *User) ClearReactions(m *Message, emoji string) {
 func (u *User) Say(channelID, content string) *Message {
 	s := u.s
 	s.mu.Lock()
-	if s.channelLocked(channelID) == nil {
-		s.failLocked(fmt.Sprintf("%s: say in unknown channel %s", u.Name, channelID))
+	if s.channelLocked(channelID) == nil || !s.canSeeLocked(u, channelID) {
+		s.failLocked(fmt.Sprintf("%s: say in unknown channel %s (or a private thread they are not in)", u.Name, channelID))
 		s.mu.Unlock()
 		return nil
 	}

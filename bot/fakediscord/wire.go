@@ -91,7 +91,7 @@ type guildCreated struct {
 	MemberCount          int           `json:"member_count"`
 	Members              []wireMember  `json:"members"`
 	Channels             []wireChannel `json:"channels"`
-	Threads              []struct{}    `json:"threads"`
+	Threads              []wireThread  `json:"threads"`
 	VoiceStates          []struct{}    `json:"voice_states"`
 	Presences            []struct{}    `json:"presences"`
 	StageInstances       []struct{}    `json:"stage_instances"`
@@ -187,6 +187,13 @@ func (s *Server) guildCreateLocked() wireGuild {
 		MemberCount: len(s.users) + 1,
 		Members:     []wireMember{s.memberLocked(s.bot, true, false)},
 		Channels:    s.channelsWireLocked(),
+		Threads:     []wireThread{},
+	}
+	// Active threads the bot can see; the fake never archives any.
+	for _, th := range s.threads {
+		if s.canSeeLocked(s.bot, th.id) {
+			g.Create.Threads = append(g.Create.Threads, s.threadWireLocked(th))
+		}
 	}
 	return g
 }

@@ -1,0 +1,351 @@
+package fakediscord
+
+import (
+	"fmt"
+	"net/http"
+	"slices"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// Threads. A thread is a channel of its own (type 11 public, 12 private)
+// under a text channel: messages, reactions and interactions work in it as
+// in any channel, and Messages(threadID) lists its messages. Threads are
+// never archived by the fake.
+
+const (
+	threadPublic  = int(discordgo.ChannelTypeGuildPublicThread)
+	threadPrivate = int(discordgo.ChannelTypeGuildPrivateThread)
+
+	threadCreatePerms = discordgo.PermissionCreatePublicThreads | discordgo.PermissionCreatePrivateThreads
+)
+
+// Thread is a snapshot of a thread.
+type Thread struct {
+	ID, ParentID, Name, OwnerID string
+	Private                     bool
+	Members                     []string // user IDs, in the order they joined
+	MessageCount                int      // messages sent in it, the starter message excluded
+}
+
+// Threads returns the threads of a text channel, oldest first.
+func (s *Server) Threads(channelID string) []Thread {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Thread
+	for _, th := range s.threads {
+		if th.parentID == channelID {
+			out = append(out, Thread{
+				ID: th.id, ParentID: th.parentID, Name: th.name, OwnerID: th.ownerID, Private: th.kind == threadPrivate,
+				Members: slices.Clone(th.members), MessageCount: th.messageCount,
+			})
+		}
+	}
+	return out
+}
+
+// DenyThreads takes the bot's Create Public Threads and Create Private
+// Threads permissions away in a text channel, as a server that does not
+// grant them would: creating a thread there is answered 403 Missing
+// Permissions (50013), which does not fail the test, and interactions in the
+// channel carry app_permissions without those bits.
+func (s *Server) DenyThreads(channelID string) { s.setThreadsDenied(channelID, true) }
+
+// AllowThreads undoes DenyThreads.
+func (s *Server) AllowThreads(channelID string) { s.setThreadsDenied(channelID, false) }
+
+func (s *Server) setThreadsDenied(channelID string, deny bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ch := s.channelLocked(channelID)
+	if ch == nil || ch.kind != 0 {
+		s.failLocked(fmt.Sprintf("DenyThreads: %s is not a text channel", channelID))
+		return
+	}
+	ch.threadsDenied = deny
+}
+
+// botChannelPermsLocked is the bot's permissions in a channel.
+func (s *Server) botChannelPermsLocked(channelID string) int64 {
+	p := int64(botPermissions)
+	if ch := s.channelLocked(channelID); ch != nil {
+		if ch.kind != 0 {
+			ch = s.channelLocked(ch.parentID)
+		}
+		if ch != nil && ch.threadsDenied {
+			p &^= threadCreatePerms
+		}
+	}
+	return p
+}
+
+// canSeeLocked tells whether a member can see a channel: private threads
+// only show to their members and to those who can manage threads.
+func (s *Server) canSeeLocked(u *User, channelID string) bool {
+	ch := s.channelLocked(channelID)
+	return ch == nil || ch.kind != threadPrivate || u.bot || slices.Contains(ch.members, u.ID) ||
+		s.permissionsLocked(u)&(discordgo.PermissionAdministrator|discordgo.PermissionManageThreads) != 0
+}
+
+// joinThreadLocked adds a member to a thread.
+func (ch *channel) joinLocked(userID string) {
+	if ch.kind != 0 && !slices.Contains(ch.members, userID) {
+		ch.members = append(ch.members, userID)
+	}
+}
+
+type wireThreadMeta struct {
+	Archived            bool   `json:"archived"`
+	ArchiveTimestamp    string `json:"archive_timestamp"`
+	AutoArchiveDuration int    `json:"auto_archive_duration"`
+	Locked              bool   `json:"locked"`
+	Invitable           *bool  `json:"invitable,omitempty"` // private threads only
+	CreateTimestamp     string `json:"create_timestamp"`
+}
+
+type wireThreadMember struct {
+	ID            string `json:"id"`
+	UserID        string `json:"user_id"`
+	JoinTimestamp string `json:"join_timestamp"`
+	Flags         int    `json:"flags"`
+}
+
+// wireThread is a thread channel object.
+type wireThread struct {
+	ID               string            `json:"id"`
+	Type             int               `json:"type"`
+	GuildID          string            `json:"guild_id"`
+	ParentID         string            `json:"parent_id"`
+	OwnerID          string            `json:"owner_id"`
+	Name             string            `json:"name"`
+	LastMessageID    *string           `json:"last_message_id"`
+	RateLimitPerUser int               `json:"rate_limit_per_user"`
+	Flags            int               `json:"flags"`
+	MessageCount     int               `json:"message_count"`
+	MemberCount      int               `json:"member_count"`
+	TotalMessageSent int               `json:"total_message_sent"`
+	ThreadMetadata   wireThreadMeta    `json:"thread_metadata"`
+	Member           *wireThreadMember `json:"member,omitempty"`
+	Permissions      string            `json:"permissions,omitempty"` // only inside interactions
+	NewlyCreated     bool              `json:"newly_created,omitempty"`
+}
+
+func (s *Server) threadWireLocked(th *channel) wireThread {
+	w := wireThread{
+		ID: th.id, Type: th.kind, GuildID: s.guildID, ParentID: th.parentID, OwnerID: th.ownerID, Name: th.name,
+		RateLimitPerUser: th.rateLimit, MessageCount: th.messageCount, MemberCount: min(len(th.members), 50),
+		TotalMessageSent: th.messageCount,
+		ThreadMetadata: wireThreadMeta{
+			ArchiveTimestamp: timestamp(th.created), AutoArchiveDuration: th.autoArchive, CreateTimestamp: timestamp(th.created),
+		},
+	}
+	if th.lastMessageID != "" {
+		id := th.lastMessageID
+		w.LastMessageID = &id
+	}
+	if th.kind == threadPrivate {
+		inv := th.invitable
+		w.ThreadMetadata.Invitable = &inv
+	}
+	return w
+}
+
+// channelObjectLocked renders any channel, text or thread.
+func (s *Server) channelObjectLocked(ch *channel) any {
+	if ch.kind == 0 {
+		return s.channelWireLocked(ch)
+	}
+	return s.threadWireLocked(ch)
+}
+
+type threadParams struct {
+	Name                *string `json:"name"`
+	AutoArchiveDuration *int    `json:"auto_archive_duration"`
+	RateLimitPerUser    *int    `json:"rate_limit_per_user"`
+	Type                *int    `json:"type"`
+	Invitable           *bool   `json:"invitable"`
+}
+
+// threadParent resolves {channel} for the thread routes: a text channel in
+// which the bot may create threads.
+func (c *call) threadParent() *channel {
+	ch := c.channel()
+	switch {
+	case ch == nil:
+	case ch.kind != 0:
+		c.reject(http.StatusBadRequest, 50024, "Cannot execute action on this channel type", "threads can only be started in text channels")
+	case ch.threadsDenied:
+		c.refuse(http.StatusForbidden, 50013, "Missing Permissions", "DenyThreads: the bot may not create threads in "+ch.id)
+	default:
+		return ch
+	}
+	return nil
+}
+
+// startThread serves POST /channels/{channel}/messages/{message}/threads:
+// a public thread whose ID is the message's.
+func (s *Server) startThread(c *call) {
+	parent := c.threadParent()
+	if parent == nil {
+		return
+	}
+	m := c.channelMessage()
+	if m == nil {
+		return
+	}
+	if s.channelLocked(m.id) != nil {
+		c.reject(http.StatusBadRequest, 160004, "A thread has already been created for this message", "")
+		return
+	}
+	var p threadParams
+	if !c.decode(&p) {
+		return
+	}
+	var errs formErrors
+	checkThread(&p, false, &errs)
+	if len(errs) > 0 {
+		c.invalid(errs)
+		return
+	}
+	th := s.newThreadLocked(parent, m.id, threadPublic, &p)
+	c.emit(s.threadCreateLocked(th))
+	c.reply(http.StatusCreated, s.threadWireLocked(th))
+}
+
+// createThread serves POST /channels/{channel}/threads: a thread without a
+// starter message, private unless the type says otherwise (API v9 and v10).
+func (s *Server) createThread(c *call) {
+	parent := c.threadParent()
+	if parent == nil {
+		return
+	}
+	var p threadParams
+	if !c.decode(&p) {
+		return
+	}
+	var errs formErrors
+	checkThread(&p, true, &errs)
+	if len(errs) > 0 {
+		c.invalid(errs)
+		return
+	}
+	kind := threadPrivate
+	if p.Type != nil {
+		kind = *p.Type
+	}
+	th := s.newThreadLocked(parent, s.newIDLocked(), kind, &p)
+	c.emit(s.threadCreateLocked(th))
+	if kind == threadPublic {
+		// Discord announces a public thread without a starter message in
+		// its channel with a THREAD_CREATED system message.
+		m := &message{channelID: parent.id, author: s.bot, kind: 18, content: th.name, threadRef: th.id}
+		s.storeLocked(m)
+		c.emit(s.eventLocked("MESSAGE_CREATE", s.messageWireLocked(m, true)))
+	}
+	c.reply(http.StatusCreated, s.threadWireLocked(th))
+}
+
+func checkThread(p *threadParams, withType bool, errs *formErrors) {
+	if p.Name == nil {
+		errs.add("name", "BASE_TYPE_REQUIRED", "This field is required")
+	} else {
+		errs.lenBetween("name", *p.Name, 1, 100)
+	}
+	if d := p.AutoArchiveDuration; d != nil && !slices.Contains([]int{60, 1440, 4320, 10080}, *d) {
+		errs.add("auto_archive_duration", "BASE_TYPE_CHOICES", "Value must be one of {60, 1440, 4320, 10080}.")
+	}
+	if r := p.RateLimitPerUser; r != nil {
+		errs.between("rate_limit_per_user", *r, 0, 21600)
+	}
+	if withType && p.Type != nil && *p.Type != threadPublic && *p.Type != threadPrivate {
+		// 10 (ANNOUNCEMENT_THREAD) needs an announcement channel; the fake
+		// guild has none.
+		errs.add("type", "BASE_TYPE_CHOICES", "Value must be one of {11, 12}.")
+	}
+}
+
+func (s *Server) newThreadLocked(parent *channel, id string, kind int, p *threadParams) *channel {
+	th := &channel{
+		id: id, name: *p.Name, kind: kind, parentID: parent.id, ownerID: s.bot.ID,
+		created: s.nowLocked(), autoArchive: 4320, invitable: true,
+	}
+	if p.AutoArchiveDuration != nil {
+		th.autoArchive = *p.AutoArchiveDuration
+	}
+	if p.RateLimitPerUser != nil {
+		th.rateLimit = *p.RateLimitPerUser
+	}
+	if p.Invitable != nil {
+		th.invitable = *p.Invitable
+	}
+	th.joinLocked(s.bot.ID)
+	s.threads = append(s.threads, th)
+	return th
+}
+
+// threadCreateLocked is THREAD_CREATE for a thread the bot just created.
+func (s *Server) threadCreateLocked(th *channel) event {
+	w := s.threadWireLocked(th)
+	w.NewlyCreated = true
+	w.Member = &wireThreadMember{ID: th.id, UserID: s.bot.ID, JoinTimestamp: timestamp(th.created)}
+	return s.eventLocked("THREAD_CREATE", w)
+}
+
+// threadMember serves PUT and DELETE /channels/{thread}/thread-members/{user}
+// (or @me).
+func (s *Server) threadMember(c *call) {
+	th := c.channel()
+	if th == nil {
+		return
+	}
+	if th.kind == 0 {
+		c.reject(http.StatusBadRequest, 50024, "Cannot execute action on this channel type", "not a thread")
+		return
+	}
+	id := c.r.PathValue("user")
+	if id == "" {
+		id = s.bot.ID
+	}
+	if s.userLocked(id) == nil {
+		c.reject(http.StatusNotFound, 10013, "Unknown User", "")
+		return
+	}
+	if c.r.Method == http.MethodPut {
+		th.joinLocked(id)
+	} else {
+		th.members = slices.DeleteFunc(th.members, func(m string) bool { return m == id })
+	}
+	c.noContent()
+}
+
+// threadMembers serves GET /channels/{thread}/thread-members.
+func (s *Server) threadMembers(c *call) {
+	th := c.channel()
+	if th == nil {
+		return
+	}
+	if th.kind == 0 {
+		c.reject(http.StatusBadRequest, 50024, "Cannot execute action on this channel type", "not a thread")
+		return
+	}
+	out := []wireThreadMember{}
+	for _, id := range th.members {
+		out = append(out, wireThreadMember{ID: th.id, UserID: id, JoinTimestamp: timestamp(th.created)})
+	}
+	c.ok(out)
+}
+
+// noteThreadMessageLocked counts a message posted in a thread, whose
+// mentioned members (and author) join it, as on Discord.
+func (s *Server) noteThreadMessageLocked(m *message) {
+	th := s.channelLocked(m.channelID)
+	if th == nil || th.kind == 0 || m.ephemeral {
+		return
+	}
+	th.messageCount++
+	th.lastMessageID = m.id
+	th.joinLocked(m.author.ID)
+	for _, id := range m.mentions {
+		th.joinLocked(id)
+	}
+}
