@@ -57,7 +57,7 @@ func (s *State) Apply(seat int, a games.Action) ([]games.Event, error) {
 	if len(a.Args) != want {
 		return nil, games.Refuse("Pick exactly one option.")
 	}
-	if s.Drawing != nil && verb != VerbPut && verb != VerbBack {
+	if s.Drawing != nil && verb != VerbPut {
 		return nil, games.Refuse("First place the card you drew.")
 	}
 	arg := a.Arg(0)
@@ -77,6 +77,9 @@ func (s *State) Apply(seat int, a games.Action) ([]games.Event, error) {
 	case VerbTake:
 		return nil, s.chooseTake(seat, arg)
 	case VerbBack:
+		if s.From == 0 && s.Taking == "" {
+			return nil, games.Refuse("There is no choice to go back from.")
+		}
 		s.From, s.Taking = 0, ""
 		return nil, nil
 	}
@@ -197,6 +200,9 @@ func xNote(cs []Card, c Combo) string {
 	vals, ok := wilds(cs, c)
 	if !ok || len(vals) == 0 {
 		return ""
+	}
+	if len(vals) == 2 && vals[0] == vals[1] {
+		return fmt.Sprintf(" (both X as %d)", vals[0])
 	}
 	parts := make([]string, len(vals))
 	for i, v := range vals {

@@ -2,6 +2,7 @@ package dealt
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -56,10 +57,14 @@ func (s *State) status() string {
 	case len(s.Trick) == 0:
 		return fmt.Sprintf("▶️ %s leads a new trick.", who)
 	}
-	if b := best(s.Trick); b != nil {
-		return fmt.Sprintf("▶️ %s to beat **%s** (%s), or take a reserve card.", who, b.Combo(), s.Names[b.Seat])
+	or := ""
+	if len(s.Players[s.actor()].Reserve) > 0 {
+		or = ", or take a reserve card"
 	}
-	return fmt.Sprintf("▶️ %s may play any combination, or take a reserve card.", who)
+	if b := best(s.Trick); b != nil {
+		return fmt.Sprintf("▶️ %s to beat **%s** (%s)%s.", who, b.Combo(), s.Names[b.Seat], or)
+	}
+	return fmt.Sprintf("▶️ %s may play any combination%s.", who, or)
 }
 
 // trickLines lists who did what in the current trick, the highest marked.
@@ -261,7 +266,8 @@ func (s *State) prompt(seat int, ms []Move, canTake bool) string {
 		return fmt.Sprintf("**You have %s and no reserve card left: you lose this round.** Give up to end it.", what)
 	}
 	var can []string
-	if len(ms) > 0 {
+	combos := slices.ContainsFunc(ms, func(m Move) bool { return m.Special == 0 })
+	if combos {
 		if b != nil {
 			can = append(can, fmt.Sprintf("beat **%s** (%s) with touching cards", b, s.Names[best(s.Trick).Seat]))
 		} else {
@@ -271,7 +277,10 @@ func (s *State) prompt(seat int, ms []Move, canTake bool) string {
 	if canTake {
 		can = append(can, "take a reserve card into your hand")
 	}
-	return "**Your turn.** You may " + strings.Join(can, ", or ") + ". Stop and Redraw cards can be played any time."
+	if slices.ContainsFunc(ms, func(m Move) bool { return m.Special != 0 }) {
+		can = append(can, "play a Stop or Redraw, which needs to beat nothing")
+	}
+	return "**Your turn.** You may " + strings.Join(can, ", or ") + "."
 }
 
 // playLabel shows a play as its owner reads it.

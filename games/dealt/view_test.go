@@ -206,7 +206,7 @@ func TestTwoStepPlayAndBack(t *testing.T) {
 	}
 	must(t, s, 0, VerbFrom, "1")
 	evs := must(t, s, 0, VerbPlay, "1.2_pair_12")
-	if s.From != 0 || !strings.Contains(events(evs), "Ann plays X X: Pair of 12s (X as 12, X as 12)") {
+	if s.From != 0 || !strings.Contains(events(evs), "Ann plays X X: Pair of 12s (both X as 12)") {
 		t.Fatalf("from %d: %s", s.From, events(evs))
 	}
 }
@@ -223,6 +223,7 @@ func TestTakeReserveInTwoSteps(t *testing.T) {
 		t.Errorf("placeholder %q", v.Choices[1].Placeholder)
 	}
 	must(t, s, 0, VerbBack)
+	refused(t, s, 0, "no choice to go back from", VerbBack)
 	if s.Taking != "" {
 		t.Fatal("back kept the reserve choice")
 	}
