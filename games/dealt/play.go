@@ -55,6 +55,9 @@ func (s *State) Apply(seat int, a games.Action) ([]games.Event, error) {
 		return nil, games.Refuse("Dealt! has no move called %q.", a.Verb)
 	}
 	if len(a.Args) != want {
+		if want == 0 {
+			return nil, games.Refuse("That move takes no options.")
+		}
 		return nil, games.Refuse("Pick exactly one option.")
 	}
 	if s.Drawing != nil && verb != VerbPut {

@@ -294,6 +294,7 @@ func TestRefusals(t *testing.T) {
 	refused(t, s, 7, "You are not playing", VerbPlay, "1_solo_8")
 	refused(t, s, 0, "Dealt! has no move called", "dance")
 	refused(t, s, 0, "Pick exactly one option", VerbPlay)
+	refused(t, s, 0, "That move takes no options", VerbLose, "x")
 	refused(t, s, 0, "isn't a play", VerbPlay, "eight")
 	refused(t, s, 0, "You have only 3 cards", VerbPlay, "4_solo_8")
 	refused(t, s, 0, "Those cards don't touch in your hand", VerbPlay, "1.3_pair_8")
