@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -35,6 +36,7 @@ type Bot struct {
 	appID   string
 	botID   string
 	started bool
+	killed  atomic.Bool // a test's simulated kill (Config.Crash)
 }
 
 // interaction tokens last 15 minutes; stop using them a little earlier.

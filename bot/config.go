@@ -24,6 +24,9 @@ type Config struct {
 	Seeds func() uint64
 	// Now is the clock deadlines are set and fired by; nil means the real one.
 	Now func() time.Time
+	// Crash, for tests: called before each step of output work; true
+	// stops the bot there as if its process had been killed.
+	Crash func(step string) bool
 }
 
 // DefaultDBPath is where the database lives when DATABASE_PATH is unset.

@@ -27,6 +27,10 @@ type harness struct {
 	games  []games.Rules
 	seed   atomic.Uint64 // games opened get seeds 1, 2, 3…: every run plays the same games
 	skew   atomic.Int64  // how far the bot's clock is ahead of the real one
+	// crashAt, when set, is asked before each step of output work; true
+	// kills the bot there (see bot.Config.Crash). killed records it.
+	crashAt func(step string) bool
+	killed  bool
 }
 
 // now is the bot's clock: real time moved on by advance.
@@ -113,7 +117,14 @@ func (h *harness) start() {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	cfg := bot.Config{Token: fakediscord.BotToken, APIURL: h.fake.APIURL(), DBPath: h.dbPath, GuildID: h.fake.GuildID(), Seeds: h.nextSeed, Now: h.now}
+	cfg := bot.Config{Token: fakediscord.BotToken, APIURL: h.fake.APIURL(), DBPath: h.dbPath, GuildID: h.fake.GuildID(), Seeds: h.nextSeed, Now: h.now,
+		Crash: func(step string) bool {
+			if h.crashAt != nil && h.crashAt(step) {
+				h.killed = true
+				return true
+			}
+			return false
+		}}
 	b, err := bot.New(cfg, db, slog.New(slog.NewTextHandler(testWriter{h.t}, nil)), h.games)
 	if err != nil {
 		h.t.Fatal(err)

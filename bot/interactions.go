@@ -13,6 +13,9 @@ import (
 // onInteraction answers one interaction, then does the follow-up work (the
 // table, narration, pings, other players' hands) that may take longer.
 func (b *Bot) onInteraction(i *discordgo.Interaction) {
+	if b.killed.Load() {
+		return // a test has killed this process
+	}
 	r, next := b.safeRoute(i)
 	answered := b.respond(i, r)
 	if !answered && r.held != nil {

@@ -68,15 +68,37 @@ func (b *Bot) publish(channel string, out *store.Output, shown int) {
 			b.log.Error("publish", "game", rec.ID, "err", err)
 		}
 	}
+	if b.dies("begin") {
+		return
+	}
 	p := &pub{b: b, rec: rec, g: g, open: open, posts: posts, out: out}
 	p.table(shown)
+	if b.dies("hands") {
+		return
+	}
 	if open && g != nil {
 		b.refreshHands(rec, g, out.Hands)
 	} else if !open && g != nil {
 		b.refreshHands(rec, g, allSeats(rec)) // the final result, in every open hand
 	}
 	p.events()
+	if b.dies("done") {
+		return
+	}
 	b.finish(out, p.record)
+}
+
+// dies is a test's way to kill the process at a step of output work: from
+// the first step Config.Crash picks, the bot does nothing more, as if the
+// process had been killed there. It is false in production.
+func (b *Bot) dies(step string) bool {
+	if b.cfg.Crash == nil {
+		return false
+	}
+	if !b.killed.Load() && b.cfg.Crash(step) {
+		b.killed.Store(true)
+	}
+	return b.killed.Load()
 }
 
 func (b *Bot) finish(out *store.Output, f func(*store.Posts)) {
@@ -154,6 +176,9 @@ func (p *pub) table(shown int) {
 		}
 	}
 	version := rec.Version
+	if b.dies("table") {
+		return
+	}
 	if p.posts.Table != "" {
 		_, err := b.s.ChannelMessageEditComplex(m.edit(rec.Channel, p.posts.Table))
 		if err == nil {
@@ -199,6 +224,9 @@ func (p *pub) events() {
 					p.folded = true
 				}
 			}
+			if p.b.dies("story") {
+				return
+			}
 			if _, err := p.b.send(p.rec.Channel, m.send(), p.nonce()); err != nil {
 				p.b.log.Warn("post narration", "game", p.rec.ID, "err", err)
 			}
@@ -223,6 +251,9 @@ func (p *pub) events() {
 // afterwards.
 func (p *pub) owned(e games.Event) {
 	b, rec := p.b, p.rec
+	if b.dies("owned") {
+		return
+	}
 	m := textMsg("%s", e.Text)
 	if len(e.Buttons) > 0 {
 		comps, err := layout("act", rec.ID, 0, games.View{Buttons: e.Buttons})
@@ -327,6 +358,9 @@ func seatUsers(rec *store.Game, seats []int) []string {
 // standing ping, once.
 func (p *pub) ping(seats []int) {
 	b, rec := p.b, p.rec
+	if b.dies("ping") {
+		return
+	}
 	old := p.posts.Ping
 	dropOld := func() {
 		if old == "" {

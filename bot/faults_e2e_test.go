@@ -1,0 +1,134 @@
+package bot_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cardtable/cardbot/bot/fakediscord"
+)
+
+// playOn makes the next move of the channel's game: whoever is to move
+// opens their hand and clicks its first enabled control (a text box gets
+// typed words). False once the channel has no game.
+func playOn(t *testing.T, h *harness, users []*fakediscord.User) bool {
+	t.Helper()
+	rec, err := h.db.Game(h.ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec == nil {
+		return false
+	}
+	if len(rec.Waiting) == 0 {
+		t.Fatalf("the game waits for nobody:\n%s", h.table().Text())
+	}
+	u := users[rec.Waiting[0]]
+	r := u.Click(h.table(), h.table().ButtonID("My hand"))
+	if r == nil || r.Message == nil {
+		t.Fatalf("%s's My hand answered %+v", u.Name, r)
+	}
+	for _, b := range r.Message.Buttons() {
+		if b.Disabled {
+			continue
+		}
+		r := u.Click(r.Message, b.CustomID)
+		if r != nil && r.Modal != nil {
+			r = u.Submit(r.Modal, map[string]string{"text": "Life is not fair, but draw two"})
+		}
+		if r == nil || r.Type == 0 {
+			t.Fatalf("%s's %q answered %+v", u.Name, b.Label, r)
+		}
+		return true
+	}
+	for _, sel := range r.Message.Selects() {
+		if r := u.Select(r.Message, sel.CustomID, sel.Options[0].Value); r == nil || r.Type == 0 {
+			t.Fatalf("%s's choice answered %+v", u.Name, r)
+		}
+		return true
+	}
+	t.Fatalf("%s has nothing to do:\n%s", u.Name, r.Message.Text())
+	return false
+}
+
+// A kill at every step of a move's output: each move's output dies at its
+// next step in turn, the bot restarts on the same database, and in the end
+// nothing was posted twice, no move was lost and the final table shows the
+// end.
+func TestKillAtEveryStepOfOutput(t *testing.T) {
+	h := newHarness(t)
+	users := []*fakediscord.User{h.fake.AddUser("Ann"), h.fake.AddUser("Bea"), h.fake.AddUser("Cy")}
+	users[0].Command(h.ch, "game", newGame("life"))
+	for _, u := range users[1:] {
+		u.Click(h.table(), h.table().ButtonID("Join"))
+	}
+	users[0].Click(h.table(), h.table().ButtonID("Start"))
+	kills, target := map[string]int{}, 1
+	for move := 0; ; move++ {
+		if move > 400 {
+			t.Fatal("the game did not end")
+		}
+		rec, _ := h.db.Game(h.ch)
+		if rec == nil {
+			break
+		}
+		before := rec.Version
+		steps := 0
+		h.crashAt = func(step string) bool {
+			steps++
+			if steps == target && move%3 == 0 { // a restart costs discordgo's one-second close
+				kills[step]++
+				return true
+			}
+			return false
+		}
+		if !playOn(t, h, users) {
+			break
+		}
+		h.crashAt = nil
+		if h.killed {
+			h.killed = false
+			h.restart()
+			target = target%6 + 1
+		}
+		if rec, _ := h.db.Game(h.ch); rec != nil && rec.Version <= before {
+			t.Fatalf("move %d was lost across the kill", move)
+		}
+		if owed, _ := h.db.Pending(); len(owed) != 0 {
+			t.Fatalf("output still owed after the restart: %+v", owed)
+		}
+	}
+	for _, step := range []string{"begin", "table", "hands", "story", "ping", "done"} {
+		if kills[step] == 0 {
+			t.Fatalf("no kill at the %q step: %v", step, kills)
+		}
+	}
+	if d := h.fake.Duplicates(h.ch); len(d) != 0 {
+		t.Fatalf("%d messages posted twice, first: %q", len(d), d[0].Content)
+	}
+	seen := map[string]int{}
+	for _, m := range h.fake.Messages(h.ch) {
+		for _, line := range strings.Split(m.Content, "\n") {
+			if strings.HasPrefix(line, "📖") || strings.Contains(line, "Final scores") {
+				seen[line]++
+			}
+		}
+	}
+	for line, n := range seen {
+		if n != 1 {
+			t.Fatalf("%q was posted %d times", line, n)
+		}
+	}
+	if len(seen) != 4 {
+		t.Fatalf("the ending was not told whole: %v", seen)
+	}
+	final := h.fake.Messages(h.ch)
+	var table *fakediscord.Message
+	for _, m := range final {
+		if len(m.Embeds) > 0 && strings.Contains(m.Text(), "Play the Hand You're Dealt") {
+			table = m
+		}
+	}
+	if table == nil || len(table.Buttons()) != 0 || !strings.Contains(table.Text(), "pts") {
+		t.Fatalf("the final table is not shown:\n%v", table)
+	}
+}
