@@ -2,6 +2,7 @@ package bot
 
 import (
 	"github.com/cardtable/cardbot/games"
+	"github.com/cardtable/cardbot/games/dealt"
 	"github.com/cardtable/cardbot/games/duel"
 	"github.com/cardtable/cardbot/games/life"
 	"github.com/cardtable/cardbot/games/lnf"
@@ -9,5 +10,5 @@ import (
 
 // Catalog is every game the bot hosts, in the order /game new lists them.
 func Catalog() []games.Rules {
-	return []games.Rules{duel.Rules, life.Rules, lnf.Rules}
+	return []games.Rules{duel.Rules, life.Rules, lnf.Rules, dealt.Rules}
 }
