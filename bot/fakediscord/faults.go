@@ -277,7 +277,7 @@ type rateLimitBody struct {
 func (c *call) answerFault(f *Fault) {
 	s := c.s
 	s.counts.Faults++
-	s.t.Logf("fakediscord: injected fault: %s answered %d (%s)", c.describe(), f.Status, f.Phase)
+	s.logLocked("fakediscord: injected fault: %s answered %d (%s)", c.describe(), f.Status, f.Phase)
 	if f.Status != http.StatusTooManyRequests {
 		c.reply(f.Status, apiError{Message: statusMessages[f.Status], Code: 0})
 		return
@@ -336,7 +336,7 @@ func (c *call) stillLimitedLocked() bool {
 	if global {
 		until = s.globalUntil
 	}
-	s.t.Logf("fakediscord: %s sent %v before the rate limit's retry_after ran out: 429", c.describe(), until.Sub(now).Round(time.Millisecond))
+	s.logLocked("fakediscord: %s sent %v before the rate limit's retry_after ran out: 429", c.describe(), until.Sub(now).Round(time.Millisecond))
 	c.rateLimited(until.Sub(now), global)
 	return true
 }
@@ -427,7 +427,7 @@ func (s *Server) interactionFailedLocked(it *interaction, reason string) {
 		ID: it.id, ChannelID: it.channelID, UserID: it.user.ID, Action: it.describe(), Reason: reason, Faulted: it.faulted,
 	})
 	if it.faulted {
-		s.t.Logf("fakediscord: interaction failed after an injected fault: %s", reason)
+		s.logLocked("fakediscord: interaction failed after an injected fault: %s", reason)
 		return
 	}
 	s.failLocked(reason)
@@ -468,4 +468,11 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 		w.status = http.StatusOK
 	}
 	return w.ResponseWriter.Write(b)
+}
+
+// logLocked logs to the test, unless it is over.
+func (s *Server) logLocked(format string, args ...any) {
+	if !s.done {
+		s.t.Logf(format, args...)
+	}
 }

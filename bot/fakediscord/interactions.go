@@ -118,7 +118,7 @@ func (s *Server) interactionWireLocked(it *interaction, data any) wireInteractio
 		AppPermissions: strconv.FormatInt(s.botChannelPermsLocked(it.channelID), 10), Locale: "en-US", GuildLocale: "en-US",
 		Entitlements:                 []struct{}{},
 		AuthorizingIntegrationOwners: map[string]string{"0": s.guildID},
-		AttachmentSizeLimit:          10 << 20,
+		AttachmentSizeLimit:          attachmentSizeLimit,
 	}
 	if s.liveLocked(it.source) {
 		m := s.messageWireLocked(it.source, false)

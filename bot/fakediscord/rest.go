@@ -224,7 +224,7 @@ func (c *call) reject(status, code int, message, why string) {
 	}
 	msg := fmt.Sprintf("%s: %d %s (code %d)%s", c.describe(), status, message, code, why)
 	if c.s.lost[c.limitKey()] {
-		c.s.t.Logf("fakediscord: retry of a request whose response was lost: %s", msg)
+		c.s.logLocked("fakediscord: retry of a request whose response was lost: %s", msg)
 	} else {
 		c.s.failLocked(msg)
 	}
@@ -234,7 +234,7 @@ func (c *call) reject(status, code int, message, why string) {
 // refuse answers with a Discord error that is part of a scenario the test
 // set up (such as DenyThreads), without recording a failure.
 func (c *call) refuse(status, code int, message, why string) {
-	c.s.t.Logf("fakediscord: %s: %d %s (code %d): %s", c.describe(), status, message, code, why)
+	c.s.logLocked("fakediscord: %s: %d %s (code %d): %s", c.describe(), status, message, code, why)
 	c.reply(status, apiError{Message: message, Code: code})
 }
 
@@ -441,14 +441,18 @@ func (s *Server) createMessage(c *call) {
 	}
 	if p.MessageReference != nil {
 		ref := s.messages[p.MessageReference.MessageID]
-		if ref == nil || ref.channelID != ch.id || ref.ephemeral {
+		switch {
+		case ref != nil && ref.channelID == ch.id && !ref.ephemeral:
+			m.kind = 19 // REPLY
+			m.replyTo = ref.id
+		case p.MessageReference.FailIfNotExists != nil && !*p.MessageReference.FailIfNotExists:
+			// Sent as a plain message.
+		default:
 			var errs formErrors
 			errs.add("message_reference", "MESSAGE_REFERENCE_UNKNOWN_MESSAGE", "Unknown message")
 			c.invalid(errs)
 			return
 		}
-		m.kind = 19 // REPLY
-		m.replyTo = ref.id
 	}
 	if m := s.createLocked(c, p, "", channelFlags, m); m != nil {
 		w := s.messageWireLocked(m, false)
@@ -485,6 +489,9 @@ func (s *Server) createLocked(c *call, p *messageParams, prefix string, allowedF
 	}
 	m.content, m.embeds, m.components = p.Content, richEmbeds(p.Embeds), normalize(p.Components)
 	m.attachments = s.attachLocked(nil, nil, c.files)
+	if !c.attachmentsFit(m.attachments, prefix) {
+		return nil
+	}
 	m.flags = p.Flags & channelFlags
 	m.allowed, m.tts = p.AllowedMentions, p.TTS
 	if m.empty() && !m.loading {
@@ -527,6 +534,9 @@ func (s *Server) editLocked(c *call, m *message, p *messageParams, prefix string
 			keep = append(keep, fmt.Sprint(a.ID))
 		}
 		next.attachments = s.attachLocked(m.attachments, keep, c.files)
+		if !c.attachmentsFit(next.attachments, prefix) {
+			return false
+		}
 	}
 	if p.has["flags"] {
 		next.flags = next.flags&^flagSuppressEmbeds | p.Flags&flagSuppressEmbeds
@@ -552,6 +562,27 @@ func (s *Server) editLocked(c *call, m *message, p *messageParams, prefix string
 	}
 	if !m.ephemeral {
 		c.emit(s.eventLocked("MESSAGE_UPDATE", s.messageWireLocked(m, true)))
+	}
+	return true
+}
+
+// attachmentsFit checks a message's attachments against Discord's limits:
+// at most 10, and the files uploaded in one request at most 10 MiB together
+// (the guild's attachment_size_limit).
+func (c *call) attachmentsFit(all []attachment, prefix string) bool {
+	if len(all) > 10 {
+		var errs formErrors
+		errs.add(at(prefix, "attachments"), "BASE_TYPE_MAX_LENGTH", "Must be 10 or fewer in length.")
+		c.invalid(errs)
+		return false
+	}
+	total := 0
+	for _, f := range c.files {
+		total += f.Size
+	}
+	if total > attachmentSizeLimit {
+		c.reject(http.StatusRequestEntityTooLarge, 40005, "Request entity too large", fmt.Sprintf("%d bytes of files, the limit is %d", total, attachmentSizeLimit))
+		return false
 	}
 	return true
 }

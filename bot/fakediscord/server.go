@@ -20,6 +20,12 @@
 // settler, so assertions need no sleeping. An action a real user could not
 // perform (unknown command or option, hidden or disabled component) fails
 // the test and returns nil.
+//
+// Bad days can be switched on (faults.go, gatewayfaults.go): REST faults
+// (FailNext, FailNextAfter, Inject, and seeded random Faults), gateway
+// faults (Reconnect, InvalidSession, DropSockets, then AwaitConnected), with
+// RESTCounts, GatewayStats and FailedInteractions to assert on. Threads
+// (threads.go) work as channels; DenyThreads takes the permission away.
 package fakediscord
 
 import (
@@ -49,6 +55,8 @@ const (
 	syncTimeout       = 5 * time.Second
 	tokenLifetime     = 15 * time.Minute
 	discordEpochMs    = 1420070400000
+	// attachmentSizeLimit is what a guild without boosts allows per upload.
+	attachmentSizeLimit = 10 << 20
 )
 
 // Permission sets handed out by the fake guild.

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -113,7 +114,8 @@ type messageParams struct {
 	AllowedMentions  *discordgo.MessageAllowedMentions `json:"allowed_mentions"`
 	TTS              bool                              `json:"tts"`
 	MessageReference *struct {
-		MessageID string `json:"message_id"`
+		MessageID       string `json:"message_id"`
+		FailIfNotExists *bool  `json:"fail_if_not_exists"`
 	} `json:"message_reference"`
 	Attachments []struct {
 		ID any `json:"id"`
@@ -215,6 +217,7 @@ func checkEmbeds(embeds []*discordgo.MessageEmbed, prefix string, errs *formErro
 		if e.Thumbnail != nil {
 			checkURL(at(p, "thumbnail", "url"), e.Thumbnail.URL, true, errs)
 		}
+		checkTimestamp(at(p, "timestamp"), e.Timestamp, errs)
 		if e.Color < 0 || e.Color > 0xFFFFFF {
 			errs.add(at(p, "color"), "NUMBER_TYPE_MAX", "int value should be less than or equal to 16777215.")
 		}
@@ -251,9 +254,37 @@ func checkAllowedMentions(am *discordgo.MessageAllowedMentions, prefix string, e
 	if slices.Contains(am.Parse, discordgo.AllowedMentionTypeRoles) && len(am.Roles) > 0 {
 		errs.add(prefix, "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE", `parse:["roles"] and roles: [ids] are mutually exclusive.`)
 	}
-	if len(am.Users) > 100 {
-		errs.add(at(prefix, "users"), "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length.")
+	// Each list is a set of at most 100 snowflakes.
+	unique := func(field string, list []string) {
+		if len(list) > 100 {
+			errs.add(at(prefix, field), "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length.")
+		}
+		for i, v := range list {
+			if slices.Contains(list[:i], v) {
+				errs.add(at(prefix, field), "SET_TYPE_ALREADY_CONTAINS_VALUE", "The set already contains the value %s.", v)
+			}
+		}
 	}
+	parse := make([]string, len(am.Parse))
+	for i, t := range am.Parse {
+		parse[i] = string(t)
+	}
+	unique("parse", parse)
+	unique("users", am.Users)
+	unique("roles", am.Roles)
+}
+
+// checkTimestamp checks an embed's ISO8601 timestamp.
+func checkTimestamp(path, ts string, errs *formErrors) {
+	if ts == "" {
+		return
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02"} {
+		if _, err := time.Parse(layout, ts); err == nil {
+			return
+		}
+	}
+	errs.add(path, "DATE_TIME_TYPE_PARSE", "Could not parse %s. Should be ISO8601.", ts)
 }
 
 // checkComponents validates a message's action rows.
