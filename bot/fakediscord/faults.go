@@ -322,6 +322,11 @@ func hashString(s string) uint64 {
 // limitKey is the rate limit bucket of a request: its method and path.
 func (c *call) limitKey() string { return c.r.Method + " " + c.path }
 
+// retryKey identifies a request and its retries: method, path and body.
+func (c *call) retryKey() string {
+	return fmt.Sprintf("%s %s %016x", c.r.Method, c.path, hashString(string(c.body)))
+}
+
 // stillLimitedLocked answers a request sent before the retry_after of an
 // earlier 429 ran out with a real 429, as Discord does. It counts as an
 // invalid request.

@@ -141,6 +141,24 @@ func TestServerErrorFaults(t *testing.T) {
 	}
 }
 
+// TestLostResponseRetry: the retry of a request whose response was lost
+// meets the applied state (404 for a deleted message) without failing the
+// test; the same refusal for another request still fails it.
+func TestLostResponseRetry(t *testing.T) {
+	t.Parallel()
+	s := New(t)
+	sess := connect(t, s, nil)
+	ch := s.ChannelID()
+	m, _ := sess.ChannelMessageSend(ch, "old table")
+	s.FailNextAfter("DELETE", RouteMessage, 502, 1) // discordgo retries the 502 at once
+	restErr(t, sess.ChannelMessageDelete(ch, m.ID), 10008)
+	if len(s.Messages(ch)) != 0 || len(s.Failures()) != 0 {
+		t.Errorf("messages %v, failures %v", s.Messages(ch), s.Failures())
+	}
+	s.ExpectFailure("404 Unknown Message")
+	restErr(t, sess.ChannelMessageDelete(ch, "12345"), 10008)
+}
+
 // TestCallbackFaults: a 500 on the interaction callback means Discord did not
 // record it: the bot's retry is the one callback and the user gets its
 // answer. A bot that does not retry leaves a failed interaction, which is

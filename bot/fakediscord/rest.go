@@ -135,7 +135,7 @@ func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, pattern strin
 		sw.discard = true
 		h(c)
 		sw.discard = false
-		s.lost[c.limitKey()] = true
+		s.lost[c.retryKey()] = true
 		c.answerFault(f)
 	case c.stillLimitedLocked():
 	default:
@@ -216,14 +216,15 @@ func (c *call) ok(v any) { c.reply(http.StatusOK, v) }
 func (c *call) noContent() { c.w.WriteHeader(http.StatusNoContent) }
 
 // reject answers with a Discord error and records the failure, unless the
-// request retries one whose response the fake lost (a fault After): then
-// the refusal is what Discord answers a correct bot too.
+// request retries one whose response the fake lost (a fault After; same
+// method, path and body): then the refusal is what Discord answers a
+// correct bot too.
 func (c *call) reject(status, code int, message, why string) {
 	if why != "" {
 		why = ": " + why
 	}
 	msg := fmt.Sprintf("%s: %d %s (code %d)%s", c.describe(), status, message, code, why)
-	if c.s.lost[c.limitKey()] {
+	if c.s.lost[c.retryKey()] {
 		c.s.logLocked("fakediscord: retry of a request whose response was lost: %s", msg)
 	} else {
 		c.s.failLocked(msg)

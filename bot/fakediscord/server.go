@@ -116,7 +116,7 @@ type Server struct {
 	random             *Faults
 	rng                *rand.Rand
 	counts             RESTCounts
-	lost               map[string]bool      // "METHOD path" of requests answered with a fault After
+	lost               map[string]bool      // retryKey of requests answered with a fault After
 	limitedUntil       map[string]time.Time // by "METHOD path": the retry_after of an injected 429
 	globalUntil        time.Time
 	failedInteractions []FailedInteraction
