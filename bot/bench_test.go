@@ -10,7 +10,7 @@ import (
 
 // duelTable sets up a started duel in channel ch with both hands built,
 // and returns its two players.
-func duelTable(b *testing.B, h *harness, ch string, n int) (*fakediscord.User, *fakediscord.User) {
+func duelTable(b testing.TB, h *harness, ch string, n int) (*fakediscord.User, *fakediscord.User) {
 	ann, bea := h.fake.AddUser(fmt.Sprintf("Ann%d", n)), h.fake.AddUser(fmt.Sprintf("Bea%d", n))
 	ann.Command(ch, "game", newGame("duel", fakediscord.Int("life", 60)))
 	table := func() *fakediscord.Message {

@@ -132,3 +132,79 @@ func TestKillAtEveryStepOfOutput(t *testing.T) {
 		t.Fatalf("the final table is not shown:\n%v", table)
 	}
 }
+
+// Whole games of every game under Discord's trouble: rate limits, 5xx on
+// any route (the interaction answer included), responses lost after the
+// request was applied, and every few moves a RECONNECT, an INVALID_SESSION
+// or a dropped socket. No interaction the bot could have saved fails,
+// nothing is posted twice and every game ends with its final table shown.
+func TestWholeGamesUnderFaults(t *testing.T) {
+	for _, game := range []string{"duel", "life", "lnf", "dealt"} {
+		t.Run(game, func(t *testing.T) {
+			h := newHarness(t)
+			var users []*fakediscord.User
+			players := map[string]int{"duel": 2, "life": 3, "lnf": 4, "dealt": 3}[game]
+			if game == "duel" {
+				users = append(users, duelPlayers(t, h)...)
+			} else {
+				for i := range players {
+					users = append(users, h.fake.AddUser(string(rune('A'+i))+"va"))
+				}
+				users[0].Command(h.ch, "game", newGame(game))
+				for _, u := range users[1:] {
+					u.Click(h.table(), h.table().ButtonID("Join"))
+				}
+				users[0].Click(h.table(), h.table().ButtonID("Start"))
+			}
+			h.fake.Faults(fakediscord.Faults{Seed: 11, RateLimit: 0.1, ServerError: 0.04, BadGateway: 0.02, LostResponse: 0.03})
+			gameID := h.record().ID
+			for move := 0; ; move++ {
+				if move > 3000 {
+					t.Fatal("the game did not end")
+				}
+				if move%15 == 7 {
+					switch (move / 15) % 3 {
+					case 0:
+						h.fake.Reconnect()
+					case 1:
+						h.fake.InvalidSession(move%2 == 0)
+					case 2:
+						h.fake.DropSockets()
+					}
+					if !h.fake.AwaitConnected() {
+						t.Fatal("the bot did not come back after a gateway fault")
+					}
+				}
+				if !playOn(t, h, users) {
+					break
+				}
+			}
+			h.bot.Idle()
+			h.fake.Faults(fakediscord.Faults{})
+			if f := h.fake.FailedInteractions(); len(f) != 0 {
+				t.Fatalf("%d failed interactions, first: %+v", len(f), f[0])
+			}
+			if d := h.fake.Duplicates(h.ch); len(d) != 0 {
+				t.Fatalf("%d messages posted twice, first: %q", len(d), d[0].Content)
+			}
+			if owed, _ := h.db.Pending(); len(owed) != 0 {
+				t.Fatalf("output still owed: %d", len(owed))
+			}
+			posts, _ := h.db.Posts(gameID)
+			final := h.fake.Message(h.ch, posts.Table)
+			if final == nil || len(final.Buttons()) != 0 {
+				t.Fatalf("the final table is missing or still has controls: %v", final)
+			}
+			if c := h.fake.RESTCounts(); c.Faults == 0 {
+				t.Fatal("no fault was injected")
+			}
+		})
+	}
+}
+
+// duelPlayers opens a duel in the harness's channel and locks two empty
+// hands, so every play comes from the deck.
+func duelPlayers(t *testing.T, h *harness) []*fakediscord.User {
+	ann, bea := duelTable(t, h, h.ch, 0)
+	return []*fakediscord.User{ann, bea}
+}

@@ -180,7 +180,10 @@ func (p *pub) table(shown int) {
 		return
 	}
 	if p.posts.Table != "" {
-		_, err := b.s.ChannelMessageEditComplex(m.edit(rec.Channel, p.posts.Table))
+		err := b.retry(func() error {
+			_, err := b.s.ChannelMessageEditComplex(m.edit(rec.Channel, p.posts.Table))
+			return err
+		})
 		if err == nil {
 			p.note(func(ps *store.Posts) { ps.Drawn = max(ps.Drawn, version) })
 			return
@@ -264,7 +267,10 @@ func (p *pub) owned(e games.Event) {
 		}
 	}
 	if id, ok := p.posts.Refs[e.Ref]; ok {
-		if _, err := b.s.ChannelMessageEditComplex(m.edit(rec.Channel, id)); err != nil {
+		if err := b.retry(func() error {
+			_, err := b.s.ChannelMessageEditComplex(m.edit(rec.Channel, id))
+			return err
+		}); err != nil {
 			b.log.Warn("edit game message", "game", rec.ID, "ref", e.Ref, "err", err)
 		}
 		return
@@ -417,9 +423,22 @@ func (b *Bot) send(channel string, m *discordgo.MessageSend, nonce string) (*dis
 		if nonce == "" || !retryable(err) {
 			break
 		}
-		time.Sleep(time.Duration(attempt+1) * 200 * time.Millisecond)
+		time.Sleep(time.Duration(attempt+1) * 50 * time.Millisecond)
 	}
 	return nil, err
+}
+
+// retry repeats an idempotent request (an edit) that met Discord's own
+// trouble or the network's, a few times; a refusal or a 404 is final.
+func (b *Bot) retry(f func() error) error {
+	var err error
+	for attempt := 0; attempt < 3; attempt++ {
+		if err = f(); err == nil || !retryable(err) {
+			return err
+		}
+		time.Sleep(time.Duration(attempt+1) * 50 * time.Millisecond)
+	}
+	return err
 }
 
 func isUnknownMessage(err error) bool {
@@ -486,7 +505,10 @@ func (b *Bot) refreshHands(rec *store.Game, g games.Game, seats []int) {
 			b.log.Error("render hand", "err", err)
 			continue
 		}
-		if _, err := b.s.InteractionResponseEdit(&discordgo.Interaction{AppID: app, Token: s.HandToken}, m.webhookEdit()); err != nil {
+		if err := b.retry(func() error {
+			_, err := b.s.InteractionResponseEdit(&discordgo.Interaction{AppID: app, Token: s.HandToken}, m.webhookEdit())
+			return err
+		}); err != nil {
 			b.log.Debug("refresh hand", "game", rec.ID, "seat", seat, "err", err)
 		}
 	}
