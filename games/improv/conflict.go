@@ -63,11 +63,47 @@ func (s *State) opposers(i int) []int {
 	return out
 }
 
-// contested reports whether side i plays a card: every protagonist does;
-// a GM stake only when someone opposes it (otherwise it succeeds).
-func (s *State) contested(i int) bool {
-	return s.C.Sides[i].Seat > 0 || len(s.opposers(i)) > 0
+// edges are the pairs of opponents: each protagonist and the side it
+// chose, once per pair.
+func (s *State) edges() [][2]int {
+	var out [][2]int
+	for _, h := range s.heroSides() {
+		o := s.C.Sides[h].Opp
+		if o < 0 {
+			continue
+		}
+		if slices.ContainsFunc(out, func(e [2]int) bool { return e[0] == o && e[1] == h }) {
+			continue
+		}
+		out = append(out, [2]int{h, o})
+	}
+	return out
 }
+
+// isOut reports whether side i has left an extended conflict.
+func (s *State) isOut(i int) bool { return s.C.Sides[i].Out != "" }
+
+// contested reports whether side i plays a card this round: it is still in
+// the fight and faces an opponent who is too. Every protagonist does; a GM
+// stake nobody opposes succeeds without a card.
+func (s *State) contested(i int) bool {
+	if s.isOut(i) {
+		return false
+	}
+	for _, e := range s.edges() {
+		if (e[0] == i && !s.isOut(e[1])) || (e[1] == i && !s.isOut(e[0])) {
+			return true
+		}
+	}
+	return false
+}
+
+// canPlay reports whether seat has any card to play: in hand or the deck.
+func (s *State) canPlay(seat int) bool {
+	return len(s.Hands[seat]) > 0 || len(s.Deck.Draw)+len(s.Deck.Discard) > 0
+}
+
+func (s *State) extended() bool { return s.C != nil && s.C.Kind == KindExtended }
 
 // sideName names a side for the table: the NPC, or the protagonist.
 func (s *State) sideName(i int) string {
@@ -102,15 +138,43 @@ func (s *State) nextUnplayed(seat int) int {
 }
 
 // readySeats are the seats whose ready the reveal waits for: the GM and
-// the protagonists in the conflict still at the table.
+// the protagonists in the conflict still at the table and in the fight.
 func (s *State) readySeats() []int {
 	out := []int{0}
 	for _, h := range s.heroSides() {
-		if seat := s.C.Sides[h].Seat; !s.Gone[seat] {
+		if seat := s.C.Sides[h].Seat; !s.Gone[seat] && !s.isOut(h) {
 			out = append(out, seat)
 		}
 	}
 	return out
+}
+
+// seatName names a seat in events: "The GM" or the protagonist.
+func (s *State) seatName(seat int) string {
+	if seat == 0 {
+		return "The GM"
+	}
+	return s.heroName(seat)
+}
+
+func (s *State) pickRounds(seat int, a games.Action) ([]games.Event, error) {
+	if err := s.gmOnly(seat, "choose the conflict's length"); err != nil {
+		return nil, err
+	}
+	if err := s.inPhase(PhaseSetup); err != nil {
+		return nil, err
+	}
+	n := atoi(a.Arg(0))
+	if n < 1 || n > maxRounds {
+		return nil, games.Refuse("A conflict lasts 1 round (simple) or 2 to %d rounds (extended).", maxRounds)
+	}
+	s.C.Rounds = n
+	if n == 1 {
+		s.C.Kind = KindSimple
+		return []games.Event{games.Say("Conflict %d will be a simple conflict: one round.", s.C.No)}, nil
+	}
+	s.C.Kind = KindExtended
+	return []games.Event{games.Say("Conflict %d will be an extended conflict of %d rounds.", s.C.No, n)}, nil
 }
 
 func (s *State) isReady(seat int) bool { return s.C != nil && slices.Contains(s.C.Ready, seat) }
@@ -141,8 +205,29 @@ func (s *State) talentOnCard(seat int, name string) bool {
 	return ok && strings.EqualFold(p.Talent, name)
 }
 
-// gmLimit is how many story-tokens the GM may place in this round.
-func (s *State) gmLimit() int { return 1 + len(s.C.Seats) }
+// gmLimit is how many story-tokens the GM may use: in a simple conflict 1
+// plus one per protagonist taking part; in an extended one 2 plus 2 per
+// protagonist plus 2 per round beyond 3, and never more than the GM held
+// when the card play began.
+func (s *State) gmLimit() int {
+	if s.extended() {
+		return min(2+2*len(s.C.Seats)+2*max(0, s.C.Rounds-3), s.C.GMStart)
+	}
+	return 1 + len(s.C.Seats)
+}
+
+// gmUsed counts the GM's story-tokens used against the limit.
+func (s *State) gmUsed() int { return s.C.GMSpent + s.gmPlaced() }
+
+// gmLimitRefusal explains the GM's token limit.
+func (s *State) gmLimitRefusal() error {
+	if s.extended() {
+		return games.Refuse("The GM may use at most %d story-tokens in this extended conflict "+
+			"(2 + 2 per participating player + 2 per round beyond 3, and no more than held at its start), and has.", s.gmLimit())
+	}
+	return games.Refuse("The GM may use at most %d story-tokens in this conflict (1 + %s), and has.",
+		s.gmLimit(), plural(len(s.C.Seats), "participating player"))
+}
 
 // gmPlaced counts the GM's story-tokens on the cards this round.
 func (s *State) gmPlaced() int {
@@ -405,8 +490,12 @@ func (s *State) startCards(seat int, _ games.Action) ([]games.Event, error) {
 // beginCards moves from the stakes to the card play and says so.
 func (s *State) beginCards() []games.Event {
 	s.Phase = PhaseCards
+	s.C.GMStart = s.Tokens[0]
 	var b strings.Builder
 	fmt.Fprintf(&b, "🎴 **Conflict %d — the stakes are set.**", s.C.No)
+	if s.extended() {
+		fmt.Fprintf(&b, " An extended conflict of %d rounds: beat your opponent in a round to keep your card as a victory card.", s.C.Rounds)
+	}
 	for i, sd := range s.C.Sides {
 		switch {
 		case sd.Seat == 0 && !s.contested(i):
@@ -467,12 +556,33 @@ func (s *State) standIn(seat int) []games.Event {
 	return nil
 }
 
+// standInAll makes the missing decisions of everyone who left the table
+// (and, for the GM's hurry, of everyone) in the fate and gift steps.
+func (s *State) standInAll(all bool) []games.Event {
+	var ev []games.Event
+	switch s.Phase {
+	case PhaseFate:
+		for _, i := range slices.Clone(s.C.FateWait) {
+			if all || s.Gone[s.C.Sides[i].Seat] {
+				ev = append(ev, s.decideFate(i, false))
+			}
+		}
+	case PhaseGifts:
+		for _, seat := range s.giftSeats() {
+			if (all || s.Gone[seat]) && !s.isReady(seat) {
+				s.C.Ready = append(s.C.Ready, seat)
+			}
+		}
+	}
+	return ev
+}
+
 // progress moves the conflict on once nobody is awaited in this phase.
 func (s *State) progress() []games.Event {
 	switch s.Phase {
 	case PhaseCards:
 		for i := range s.C.Sides {
-			if s.contested(i) && s.C.Sides[i].Card == nil && !s.Gone[s.C.Sides[i].Seat] {
+			if seat := s.C.Sides[i].Seat; s.contested(i) && s.C.Sides[i].Card == nil && !s.Gone[seat] && s.canPlay(seat) {
 				return nil
 			}
 		}
@@ -494,6 +604,20 @@ func (s *State) progress() []games.Event {
 			}
 		}
 		return s.reveal()
+	case PhaseFate:
+		ev := s.standInAll(false)
+		if len(s.C.FateWait) > 0 {
+			return ev
+		}
+		return append(ev, s.afterRound()...)
+	case PhaseGifts:
+		s.standInAll(false)
+		for _, seat := range s.giftSeats() {
+			if !s.isReady(seat) {
+				return nil
+			}
+		}
+		return s.finalVictory()
 	case PhaseNarrate:
 		return s.skipGone()
 	}
@@ -504,11 +628,17 @@ func (s *State) hurry(seat int, _ games.Action) ([]games.Event, error) {
 	if err := s.gmOnly(seat, "hurry the conflict along"); err != nil {
 		return nil, err
 	}
-	if err := s.inPhase(PhaseStakes, PhaseCards, PhaseBonus); err != nil {
+	if err := s.inPhase(PhaseStakes, PhaseCards, PhaseBonus, PhaseFate, PhaseGifts); err != nil {
 		return nil, err
 	}
 	var ev []games.Event
 	switch s.Phase {
+	case PhaseFate:
+		ev = append(ev, games.Say("The GM moves on: whoever hasn't chosen stays in the fight."))
+		ev = append(ev, s.standInAll(true)...)
+	case PhaseGifts:
+		ev = append(ev, games.Say("The GM moves on to the final narration."))
+		s.standInAll(true)
 	case PhaseStakes:
 		for _, h := range s.heroSides() {
 			s.standIn(s.C.Sides[h].Seat)
@@ -517,15 +647,16 @@ func (s *State) hurry(seat int, _ games.Action) ([]games.Event, error) {
 		return append(ev, s.beginCards()...), nil
 	case PhaseCards:
 		for i := range s.C.Sides {
-			if sd := &s.C.Sides[i]; s.contested(i) && sd.Card == nil {
-				if c, _, ok := s.Deck.Take(&s.RNG); ok {
-					sd.Card, sd.Deck = &c, true
-				}
+			sd := &s.C.Sides[i]
+			if !s.contested(i) || sd.Card != nil {
+				continue
 			}
-		}
-		for i := range s.C.Sides {
-			if s.contested(i) && s.C.Sides[i].Card == nil {
-				return nil, games.Refuse("There is no card left to draw; play from the hands.")
+			if c, _, ok := s.Deck.Take(&s.RNG); ok {
+				sd.Card, sd.Deck = &c, true
+			} else if h := s.Hands[sd.Seat]; len(h) > 0 { // no deck left: the lowest card in hand
+				c := sortedCards(h)[0]
+				s.Hands[sd.Seat], _ = games.Remove(h, c)
+				sd.Card = &c
 			}
 		}
 		ev = append(ev, games.Say("The GM moves on: every missing card comes from the top of the deck."))
@@ -550,6 +681,10 @@ func (s *State) cancel(seat int, _ games.Action) ([]games.Event, error) {
 		return nil, err
 	}
 	s.returnCards(-1)
+	for _, sd := range s.C.Sides {
+		s.Deck.Discard = append(s.Deck.Discard, sd.Pile...)
+		s.Deck.Discard = append(s.Deck.Discard, sd.Got...)
+	}
 	for _, b := range s.C.Bonuses {
 		if b.Talent == "" {
 			s.Tokens[b.From]++
@@ -700,9 +835,8 @@ func (s *State) token(seat int, _ games.Action) ([]games.Event, error) {
 	if err := s.canBonus(seat); err != nil {
 		return nil, err
 	}
-	if seat == 0 && s.gmPlaced() >= s.gmLimit() {
-		return nil, games.Refuse("The GM may use at most %d story-tokens in this conflict (1 + %s), and has.",
-			s.gmLimit(), plural(len(s.C.Seats), "participating player"))
+	if seat == 0 && s.gmUsed() >= s.gmLimit() {
+		return nil, s.gmLimitRefusal()
 	}
 	if s.Tokens[seat] == 0 {
 		return nil, games.Refuse("You have no story-tokens.")
@@ -729,6 +863,8 @@ func (s *State) talentProblem(seat int) string {
 		return "The GM has no talents; story-tokens are the GM's bonuses."
 	case h < 0:
 		return "Only protagonists taking part in the conflict can use talents."
+	case s.isOut(h):
+		return fmt.Sprintf("%s is out of the fight; story-tokens are all they can give now.", s.heroName(seat))
 	case s.talentPlaced(seat) != "":
 		return fmt.Sprintf("You already put a talent on a card this round (%s); one talent per player per round.", s.talentPlaced(seat))
 	case s.Heroes[seat].SessionUses >= s.TalentCap:
@@ -789,6 +925,9 @@ func (s *State) help(seat int, a games.Action) ([]games.Event, error) {
 }
 
 func (s *State) undo(seat int, _ games.Action) ([]games.Event, error) {
+	if s.Phase == PhaseGifts {
+		return s.undoGift(seat)
+	}
 	if err := s.canBonus(seat); err != nil {
 		return nil, err
 	}
@@ -816,8 +955,18 @@ func (s *State) undo(seat int, _ games.Action) ([]games.Event, error) {
 }
 
 func (s *State) ready(seat int, _ games.Action) ([]games.Event, error) {
-	if err := s.inPhase(PhaseBonus); err != nil {
+	if err := s.inPhase(PhaseBonus, PhaseGifts); err != nil {
 		return nil, err
+	}
+	if s.Phase == PhaseGifts {
+		if !slices.Contains(s.giftSeats(), seat) {
+			return nil, games.Refuse("You have no victory cards to give in this conflict.")
+		}
+		if s.isReady(seat) {
+			return nil, games.Refuse("You're already done giving.")
+		}
+		s.C.Ready = append(s.C.Ready, seat)
+		return append([]games.Event{games.Say("%s is done giving victory cards.", s.seatName(seat))}, s.progress()...), nil
 	}
 	if !slices.Contains(s.readySeats(), seat) {
 		return nil, games.Refuse("Only the GM and the protagonists taking part mark ready.")
@@ -838,7 +987,7 @@ func (s *State) ready(seat int, _ games.Action) ([]games.Event, error) {
 }
 
 func (s *State) unready(seat int, _ games.Action) ([]games.Event, error) {
-	if err := s.inPhase(PhaseBonus); err != nil {
+	if err := s.inPhase(PhaseBonus, PhaseGifts); err != nil {
 		return nil, err
 	}
 	if !s.isReady(seat) {

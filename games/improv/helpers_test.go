@@ -131,7 +131,7 @@ func totalTokens(st *State) int {
 	for _, x := range st.Tokens {
 		n += x
 	}
-	if st.C != nil && st.Phase != PhaseNarrate {
+	if st.C != nil && st.Phase == PhaseBonus {
 		for _, b := range st.C.Bonuses {
 			if b.Talent == "" {
 				n++
@@ -147,11 +147,12 @@ func totalCards(st *State) int {
 	for _, h := range st.Hands {
 		n += len(h)
 	}
-	if st.C != nil && st.Phase != PhaseNarrate {
+	if st.C != nil {
 		for _, sd := range st.C.Sides {
-			if sd.Card != nil {
+			if sd.Card != nil && (st.Phase == PhaseCards || st.Phase == PhaseBonus) {
 				n++
 			}
+			n += len(sd.Pile) + len(sd.Got)
 		}
 	}
 	return n

@@ -4,6 +4,7 @@
 package improv
 
 import (
+	"slices"
 	"strconv"
 
 	"github.com/cardtable/cardbot/games"
@@ -39,14 +40,18 @@ const (
 	PhaseStakes  = "stakes"  // the players write their stakes and choose whom they oppose
 	PhaseCards   = "cards"   // every participant plays a card face down
 	PhaseBonus   = "bonus"   // talents and story-tokens go on the cards; everyone marks ready
+	PhaseFate    = "fate"    // extended: losers of the Hand of Fate choose to leave the fight or stay in
+	PhaseGifts   = "gifts"   // extended, after the last round: each side may give a victory card away
 	PhaseNarrate = "narrate" // the reveal is done; participants narrate in turn, losers first
 	PhaseOver    = "over"    // the GM ended the campaign
 )
 
-// Conflict kinds. Only simple conflicts are played so far; Kind and the
-// round counters are there for extended conflicts.
+// Conflict kinds: a simple conflict is one round; an extended one is
+// several, won by victory piles.
 const (
-	KindSimple = "simple"
+	KindSimple   = "simple"
+	KindExtended = "extended"
+	maxRounds    = 6
 )
 
 // Rules registers Improv conflicts with the bot.
@@ -101,6 +106,26 @@ type Side struct {
 	Card  *games.Card `json:",omitempty"`
 	Deck  bool        `json:",omitempty"` // the card came unseen from the top of the deck
 	Total int         `json:",omitempty"` // after the reveal
+	// Extended conflicts: the cards this side won (its own), the cards
+	// given to it, and whether the Hand of Fate took it out.
+	Pile   []games.Card `json:",omitempty"`
+	Got    []games.Card `json:",omitempty"`
+	Out    string       `json:",omitempty"` // "", outEliminated or outDestroyed
+	Harmed bool         `json:",omitempty"` // lost to the Hand of Fate once and stayed in
+}
+
+// Ways a side leaves an extended conflict.
+const (
+	outEliminated = "eliminated"
+	outDestroyed  = "destroyed"
+)
+
+// Gift is a victory card given before the final narration. Deck: a
+// destroyed side with no victory cards gave a random card from the deck.
+type Gift struct {
+	From, To int
+	Card     games.Card
+	Deck     bool `json:",omitempty"`
 }
 
 // Bonus is a story-token or talent-marker From a seat on the card of side On.
@@ -140,6 +165,13 @@ type Conflict struct {
 	Clashes []Clash       `json:",omitempty"`
 	Order   []Turn        `json:",omitempty"`
 	Turn    int
+	// Extended conflicts.
+	Final    bool        `json:",omitempty"` // the final narration (after the gifts)
+	GMStart  int         `json:",omitempty"` // GM tokens held when the card play began
+	GMSpent  int         `json:",omitempty"` // GM tokens spent in earlier rounds
+	FateWait []int       `json:",omitempty"` // sides whose owner chooses: leave the fight or stay in
+	Gifts    []Gift      `json:",omitempty"`
+	From     map[int]int `json:",omitempty"` // the GM's giving side
 }
 
 // Line is a /say line: who wrote it, and the award window it was posted
@@ -273,7 +305,7 @@ func (s *State) ToAct() []int {
 	case PhaseCards:
 		var out []int
 		for _, seat := range s.cardSeats() {
-			if s.nextUnplayed(seat) >= 0 {
+			if s.nextUnplayed(seat) >= 0 && s.canPlay(seat) {
 				out = append(out, seat)
 			}
 		}
@@ -281,6 +313,23 @@ func (s *State) ToAct() []int {
 	case PhaseBonus:
 		var out []int
 		for _, seat := range s.readySeats() {
+			if !s.isReady(seat) {
+				out = append(out, seat)
+			}
+		}
+		return out
+	case PhaseFate:
+		var out []int
+		for _, i := range c.FateWait {
+			if seat := c.Sides[i].Seat; !slices.Contains(out, seat) {
+				out = append(out, seat)
+			}
+		}
+		slices.Sort(out)
+		return out
+	case PhaseGifts:
+		var out []int
+		for _, seat := range s.giftSeats() {
 			if !s.isReady(seat) {
 				out = append(out, seat)
 			}
@@ -332,6 +381,7 @@ var verbs = map[string]verb{
 	"cards":   {0, false, (*State).startCards},
 	"cancel":  {0, false, (*State).cancel},
 	"hurry":   {0, false, (*State).hurry},
+	"rounds":  {1, false, (*State).pickRounds},
 	// Cards and bonuses.
 	"play":    {1, false, (*State).play},
 	"unplay":  {0, false, (*State).unplay},
@@ -342,6 +392,12 @@ var verbs = map[string]verb{
 	"undo":    {0, false, (*State).undo},
 	"ready":   {0, false, (*State).ready},
 	"unready": {0, false, (*State).unready},
+	// Extended conflicts: the Hand of Fate's choice and the gifts.
+	"fatestay": {0, false, (*State).fateStay},
+	"fateout":  {0, false, (*State).fateOut},
+	"from":     {1, false, (*State).giveFrom},
+	"to":       {1, false, (*State).giveTo},
+	"give":     {1, false, (*State).give},
 	// Narration.
 	"done": {0, false, (*State).doneNarrating},
 	"skip": {0, false, (*State).skipNarrator},
@@ -395,6 +451,10 @@ func (s *State) phaseRefusal() string {
 		return "The cards are still being played."
 	case PhaseBonus:
 		return "The bonuses are being placed; the cards aren't revealed yet."
+	case PhaseFate:
+		return "The Hand of Fate's losers are choosing whether to stay in the fight."
+	case PhaseGifts:
+		return "The victory cards are being given before the final narration."
 	case PhaseNarrate:
 		return "The conflict is being narrated."
 	}

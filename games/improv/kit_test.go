@@ -30,9 +30,9 @@ func kitText(r *games.RNG, a games.Action) string {
 }
 
 func TestConformance(t *testing.T) {
-	seeds := 30
+	seeds, steps := 30, 1500
 	if raceOn || testing.Short() {
-		seeds = 6
+		seeds, steps = 3, 1000
 	}
 	reveals := 0
 	phases := map[string]int{}
@@ -40,7 +40,7 @@ func TestConformance(t *testing.T) {
 		Seeds:    seeds,
 		Players:  []int{2, 4, 7},
 		Options:  []map[string]int{nil, {OptLethal: 1, OptTalentCap: 2}},
-		MaxSteps: 1500,
+		MaxSteps: steps,
 		Endless:  true,
 		Joins:    []string{"J1", "J2"},
 		Text:     kitText,

@@ -32,6 +32,12 @@ func colourMatch(a, b games.Card) bool {
 // is ahead, 0 when they are exactly tied (or, lethal, tied on total).
 func (s *State) compareSides(a, b int) int {
 	sa, sb := s.C.Sides[a], s.C.Sides[b]
+	if (sa.Card == nil) != (sb.Card == nil) { // a side without a card (none left to play) loses
+		if sa.Card == nil {
+			return -1
+		}
+		return 1
+	}
 	if sa.Total != sb.Total {
 		return sa.Total - sb.Total
 	}
@@ -45,10 +51,27 @@ func (s *State) compareSides(a, b int) int {
 func (s *State) clash(a, b int) Clash {
 	cl := Clash{A: a, B: b, Winner: a}
 	r := s.compareSides(a, b)
+	if r == 0 {
+		r = s.fateDraw(&cl)
+	}
+	if r < 0 {
+		cl.Winner = b
+	}
+	return cl
+}
+
+// fateDraw is the Hand of Fate: a card from the deck for each side,
+// bonuses ignored; higher value then suit wins; a tie draws again.
+func (s *State) fateDraw(cl *Clash) int {
+	r := 0
 	for try := 0; r == 0 && try < 20; try++ {
 		ca, _, okA := s.Deck.Take(&s.RNG)
+		if !okA {
+			break
+		}
 		cb, _, okB := s.Deck.Take(&s.RNG)
-		if !okA || !okB {
+		if !okB {
+			s.Deck.Discard = append(s.Deck.Discard, ca)
 			break // no card to draw at all: the first side keeps it
 		}
 		cl.Fate = append(cl.Fate, [2]games.Card{ca, cb})
@@ -57,10 +80,10 @@ func (s *State) clash(a, b int) Clash {
 			r = suitKey(ca) - suitKey(cb)
 		}
 	}
-	if r < 0 {
-		cl.Winner = b
+	if r == 0 {
+		r = 1
 	}
-	return cl
+	return r
 }
 
 // clashOf finds the clash between a and b, if they are opponents.
@@ -107,7 +130,7 @@ func (s *State) opponentsOf(i int) []int {
 // token is on.
 func (s *State) tokenToBank(b Bonus) bool {
 	own := s.sideOf(b.From)
-	if own < 0 {
+	if own < 0 || s.C.Sides[own].Card == nil {
 		own = b.On
 	}
 	mine := s.C.Sides[own].Card
@@ -125,12 +148,11 @@ func (s *State) tokenToBank(b Bonus) bool {
 // reveal turns the cards over, settles every pair of opponents, moves the
 // tokens and talent uses, and opens the narration.
 func (s *State) reveal() []games.Event {
-	c := s.C
-	for i := range c.Sides {
-		if sd := &c.Sides[i]; sd.Card != nil {
-			sd.Total = value(*sd.Card) + bonusValue*s.bonusesOn(i)
-		}
+	if s.extended() {
+		return s.revealRound()
 	}
+	c := s.C
+	s.setTotals()
 	c.Clashes = nil
 	for _, h := range s.heroSides() {
 		if s.clashOf(h, c.Sides[h].Opp) == nil {
@@ -169,6 +191,15 @@ func (s *State) reveal() []games.Event {
 	}
 	b.WriteString("\n" + s.promptText())
 	return []games.Event{story(b.String())}
+}
+
+// setTotals adds up each card in play with its bonuses.
+func (s *State) setTotals() {
+	for i := range s.C.Sides {
+		if sd := &s.C.Sides[i]; sd.Card != nil {
+			sd.Total = value(*sd.Card) + bonusValue*s.bonusesOn(i)
+		}
+	}
 }
 
 // cardText shows a revealed side: the card, where it came from, bonuses.
@@ -213,10 +244,21 @@ func (s *State) rankingText() string {
 func (s *State) clashText() string {
 	var b strings.Builder
 	for _, cl := range s.C.Clashes {
+		if cl.Winner < 0 {
+			fmt.Fprintf(&b, "⚔️ **%s** and **%s** have both fallen: neither wins.\n", s.sideName(cl.A), s.sideName(cl.B))
+			continue
+		}
 		w, l := cl.Winner, cl.A+cl.B-cl.Winner
 		if len(cl.Fate) == 0 {
 			how := "higher total"
-			if s.C.Sides[w].Total == s.C.Sides[l].Total {
+			switch {
+			case s.C.Final && s.isOut(l):
+				how = "out of the fight"
+			case s.C.Final:
+				how = "victory cards"
+			case s.C.Sides[l].Card == nil:
+				how = "no card"
+			case s.C.Sides[w].Total == s.C.Sides[l].Total:
 				how = "same total, higher suit"
 			}
 			fmt.Fprintf(&b, "⚔️ **%s** beats **%s** (%s).\n", s.sideName(w), s.sideName(l), how)
@@ -363,7 +405,12 @@ func (s *State) narrationOrder() {
 	}
 	played := s.inPlay()
 	slices.SortStableFunc(played, s.rank)
-	sides = append(sides, played...)
+	s.setOrder(append(sides, played...))
+}
+
+// setOrder makes the narration turns from sides in order, one turn for
+// consecutive sides of one seat.
+func (s *State) setOrder(sides []int) {
 	s.C.Order = nil
 	for _, i := range sides {
 		seat := s.C.Sides[i].Seat
@@ -401,6 +448,9 @@ func (s *State) promptText() string {
 func (s *State) resultLine() string {
 	var parts []string
 	for _, cl := range s.C.Clashes {
+		if cl.Winner < 0 {
+			continue
+		}
 		w, l := cl.Winner, cl.A+cl.B-cl.Winner
 		fate := ""
 		if len(cl.Fate) > 0 {
@@ -450,6 +500,9 @@ func (s *State) nextNarrator(lead string) []games.Event {
 		s.C.Turn++
 	}
 	if s.C.Turn >= len(s.C.Order) {
+		if s.extended() && !s.C.Final {
+			return s.joinStory(lead, s.nextRound())
+		}
 		return []games.Event{s.closeConflict()}
 	}
 	return []games.Event{story(lead + s.promptText())}
@@ -468,6 +521,10 @@ func (s *State) skipGone() []games.Event {
 // stays open until the next conflict.
 func (s *State) closeConflict() games.Event {
 	no := s.C.No
+	for _, sd := range s.C.Sides {
+		s.Deck.Discard = append(s.Deck.Discard, sd.Pile...)
+		s.Deck.Discard = append(s.Deck.Discard, sd.Got...)
+	}
 	for seat := 1; seat < len(s.Players); seat++ {
 		s.refill(seat)
 	}

@@ -10,6 +10,8 @@ import (
 )
 
 var phaseNames = map[string]string{
+	PhaseFate:    "the Hand of Fate",
+	PhaseGifts:   "victory cards",
 	PhaseSetup:   "setting up",
 	PhaseStakes:  "stakes",
 	PhaseCards:   "playing cards",
@@ -29,7 +31,14 @@ func (s *State) Table() games.View {
 		v.Footer += " · lethal Hand of Fate"
 	}
 	if s.C != nil {
-		v.Title += fmt.Sprintf(" · conflict %d: %s", s.C.No, phaseNames[s.Phase])
+		v.Title += fmt.Sprintf(" · conflict %d", s.C.No)
+		if s.extended() && s.Phase != PhaseSetup && s.Phase != PhaseStakes {
+			v.Title += fmt.Sprintf(" (round %d of %d)", s.C.Round, s.C.Rounds)
+		}
+		v.Title += ": " + phaseNames[s.Phase]
+		if s.Phase == PhaseNarrate && s.C.Final {
+			v.Title += " (final)"
+		}
 	}
 	if s.Phase == PhaseOver {
 		v.Title += " · the end"
@@ -72,8 +81,10 @@ func (s *State) conflictFields() []games.Field {
 		}
 		line += ": " + stake
 		switch {
-		case s.Phase == PhaseCards || s.Phase == PhaseBonus || s.Phase == PhaseNarrate:
-			line += " — " + s.sideStatus(i)
+		case s.Phase != PhaseSetup && s.Phase != PhaseStakes:
+			if st := s.sideStatus(i); st != "" {
+				line += " — " + st
+			}
 		}
 		if sd.Seat == 0 {
 			gm = append(gm, line)
@@ -109,14 +120,31 @@ func (s *State) conflictFields() []games.Field {
 // sideStatus shows a side's card (face down until the reveal) and bonuses.
 func (s *State) sideStatus(i int) string {
 	sd := s.C.Sides[i]
-	if !s.contested(i) {
+	pile := ""
+	if s.extended() {
+		if p := s.finalPile(i); len(p) > 0 {
+			pile = " · 🏆 " + games.CardList(p)
+		}
+	}
+	switch {
+	case sd.Out != "":
+		return "*" + sd.Out + "*" + pile
+	case !s.contestedEver(i):
 		return "*unopposed: succeeds*"
+	case s.Phase == PhaseGifts || (s.Phase == PhaseNarrate && s.C.Final):
+		return strings.TrimPrefix(pile, " · ")
+	case !s.contested(i):
+		return "*no opponent left in the fight*" + pile
+	case s.Phase == PhaseNarrate || s.Phase == PhaseFate:
+		if sd.Card == nil {
+			return "no card" + pile
+		}
+		return fmt.Sprintf("total **%d**", sd.Total) + pile
+	case sd.Card == nil:
+		return "no card yet" + pile
 	}
-	if s.Phase == PhaseNarrate {
-		return fmt.Sprintf("total **%d**", sd.Total)
-	}
-	if sd.Card == nil {
-		return "no card yet"
+	if sd.Harmed {
+		pile += " · harmed"
 	}
 	t := "🂠"
 	if sd.Deck {
@@ -128,7 +156,7 @@ func (s *State) sideStatus(i int) string {
 	if s.Phase == PhaseBonus && s.isReady(sd.Seat) {
 		t += " ✅"
 	}
-	return t
+	return t + pile
 }
 
 // bonusList names who put what on side i's card.
@@ -176,7 +204,11 @@ func (s *State) statusLine() string {
 		return "Waiting for cards from " + names(s.ToAct()) + "."
 	case PhaseBonus:
 		return fmt.Sprintf("Bonuses +%d each. GM tokens used %d of %d. Waiting for %s to be ready.",
-			bonusValue, s.gmPlaced(), s.gmLimit(), names(s.ToAct()))
+			bonusValue, s.gmUsed(), s.gmLimit(), names(s.ToAct()))
+	case PhaseFate:
+		return "Waiting for " + names(s.ToAct()) + " to choose: leave the fight, or stay in seriously harmed."
+	case PhaseGifts:
+		return "Each side may give one of its own victory cards before the final narration. Waiting for " + names(s.ToAct()) + "."
 	case PhaseNarrate:
 		if s.C.Turn < len(s.C.Order) {
 			return "Narrating: " + s.turnName(s.C.Order[s.C.Turn]) + "."
@@ -313,8 +345,12 @@ func (s *State) gmHand() games.View {
 		} else {
 			b.WriteString("**Limits:** ")
 		}
-		fmt.Fprintf(&b, "%d of %d story-tokens left to use this conflict.\n",
-			min(s.gmLimit()-s.gmPlaced(), s.Tokens[0]), s.gmLimit())
+		if s.C.GMStart == 0 && s.extended() && (s.Phase == PhaseSetup || s.Phase == PhaseStakes) {
+			fmt.Fprintf(&b, "an extended conflict allows 2 + 2 per protagonist + 2 per round beyond 3 story-tokens, at most the %d you hold.\n", s.Tokens[0])
+		} else {
+			fmt.Fprintf(&b, "%d of %d story-tokens left to use this conflict.\n",
+				max(min(s.gmLimit()-s.gmUsed(), s.Tokens[0]), 0), s.gmLimit())
+		}
 		if m := s.myCards(0); m != "" {
 			b.WriteString(m + "\n")
 		}
@@ -352,6 +388,18 @@ func (s *State) gmHand() games.View {
 		if len(ch.Options) > 0 {
 			v.Choices = append(v.Choices, ch)
 		}
+		rounds := games.Choice{Verb: "rounds", Placeholder: "Simple conflict (one round)", Min: 1, Max: 1}
+		for n := 1; n <= maxRounds; n++ {
+			label := "Simple conflict (one round)"
+			if n > 1 {
+				label = fmt.Sprintf("Extended conflict, %d rounds", n)
+			}
+			if n == s.C.Rounds {
+				rounds.Placeholder = label
+			}
+			rounds.Options = append(rounds.Options, games.ChoiceOption{Value: itoa(n), Label: label, Default: n == s.C.Rounds})
+		}
+		v.Choices = append(v.Choices, rounds)
 		full := len(s.gmSides()) >= len(s.C.Seats)
 		add(games.Button{Label: "Add a GM stake", Action: games.Act("gmstake"), Disabled: full, Style: games.Primary,
 			Ask: &games.Ask{Title: "A GM stake", Label: "NPC or group: what they want", Placeholder: "Riso: gun down Vinny and get away", MaxLen: maxName + maxStake + 2}})
@@ -381,6 +429,13 @@ func (s *State) gmHand() games.View {
 		}
 		add(s.bonusButtons(0)...)
 		add(games.Button{Label: "Reveal now", Action: games.Act("hurry")}, cancel)
+	case PhaseFate:
+		add(s.fateButtons(0)...)
+		add(games.Button{Label: "Hurry: the rest stay in", Action: games.Act("hurry")})
+	case PhaseGifts:
+		v.Choices = append(v.Choices, s.giftChoices(0)...)
+		add(s.giftButtons(0)...)
+		add(games.Button{Label: "Hurry: on to the final narration", Action: games.Act("hurry")})
 	case PhaseNarrate:
 		cur := s.C.Order[s.C.Turn].Seat
 		if cur == 0 {
@@ -417,6 +472,16 @@ func (s *State) playerHand(seat int) games.View {
 				opp = s.sideName(sd.Opp)
 			}
 			fmt.Fprintf(&b, "**Your stake:** %s — against %s\n", stake, opp)
+			if s.extended() {
+				fmt.Fprintf(&b, "**Your victory cards:** %s", games.CardList(s.finalPile(i)))
+				switch {
+				case sd.Out != "":
+					b.WriteString(" — " + sd.Out)
+				case sd.Harmed:
+					b.WriteString(" — seriously harmed")
+				}
+				b.WriteString("\n")
+			}
 		} else if s.Phase != PhaseSetup {
 			b.WriteString("You sit this conflict out, but you may put story-tokens on the cards during the bonuses.\n")
 		}
@@ -520,10 +585,90 @@ func (s *State) playerHand(seat int) games.View {
 					Placeholder: "I cover her from the rooftop", MaxLen: maxHelp}})
 		}
 		add(s.bonusButtons(seat)...)
+	case PhaseFate:
+		add(s.fateButtons(seat)...)
+	case PhaseGifts:
+		v.Choices = append(v.Choices, s.giftChoices(seat)...)
+		add(s.giftButtons(seat)...)
 	case PhaseNarrate:
 		if s.C.Order[s.C.Turn].Seat == seat {
 			add(games.Button{Label: "Done narrating", Action: games.Act("done"), Style: games.Success})
 		}
 	}
 	return v
+}
+
+// fateButtons offer the choice after losing to the Hand of Fate.
+func (s *State) fateButtons(seat int) []games.Button {
+	i := s.fateSide(seat)
+	if i < 0 {
+		return nil
+	}
+	name := clip(s.sideName(i), 40)
+	return []games.Button{
+		{Label: name + " stays in, seriously harmed", Action: games.Act("fatestay"), Style: games.Primary},
+		{Label: name + " leaves the fight (eliminated)", Action: games.Act("fateout"), Style: games.Danger},
+	}
+}
+
+// giftChoices are the menus of the gift step: which NPC gives (the GM),
+// to whom, and which card.
+func (s *State) giftChoices(seat int) []games.Choice {
+	if s.isReady(seat) {
+		return nil
+	}
+	g := s.giver(seat)
+	if g < 0 {
+		return nil
+	}
+	var out []games.Choice
+	if seat == 0 {
+		from := games.Choice{Verb: "from", Placeholder: "Giving: " + s.sideName(g), Min: 1, Max: 1}
+		for _, i := range s.gmSides() {
+			if s.canGive(i) {
+				from.Options = append(from.Options, games.ChoiceOption{Value: itoa(i), Label: clip(s.sideName(i)+" gives", 100), Default: i == g})
+			}
+		}
+		if len(from.Options) > 1 {
+			out = append(out, from)
+		}
+	}
+	to := s.receiver(seat, g)
+	if rs := s.recipients(g); len(rs) > 1 {
+		ch := games.Choice{Verb: "to", Placeholder: "Give to " + s.sideName(to), Min: 1, Max: 1}
+		for _, r := range rs {
+			ch.Options = append(ch.Options, games.ChoiceOption{Value: itoa(r), Label: clip("Give to "+s.sideName(r), 100), Default: r == to})
+		}
+		out = append(out, ch)
+	}
+	give := games.Choice{Verb: "give", Placeholder: clip(fmt.Sprintf("%s gives %s a victory card", s.sideName(g), s.sideName(to)), 150), Min: 1, Max: 1}
+	sd := s.C.Sides[g]
+	for _, c := range sortedCards(sd.Pile) {
+		give.Options = append(give.Options, games.ChoiceOption{Value: c.Code(), Label: c.String()})
+	}
+	if sd.Out == outDestroyed && len(sd.Pile) == 0 {
+		give.Options = append(give.Options, games.ChoiceOption{Value: "deck", Label: "A random card from the deck"})
+	}
+	if len(give.Options) > 0 {
+		out = append(out, give)
+	}
+	return out
+}
+
+// giftButtons: take a gift back, done giving.
+func (s *State) giftButtons(seat int) []games.Button {
+	if !slices.Contains(s.giftSeats(), seat) {
+		return nil
+	}
+	if s.isReady(seat) {
+		return []games.Button{{Label: "Not done giving", Action: games.Act("unready")}}
+	}
+	var out []games.Button
+	for _, g := range s.C.Gifts {
+		if s.C.Sides[g.From].Seat == seat {
+			out = append(out, games.Button{Label: "Take back my gift", Action: games.Act("undo")})
+			break
+		}
+	}
+	return append(out, games.Button{Label: "Done giving", Action: games.Act("ready"), Style: games.Success})
 }

@@ -1,0 +1,299 @@
+package improv
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cardtable/cardbot/games"
+)
+
+// playRound plays one round: cards[seat] lists the codes each seat plays,
+// in the order of its sides; then everyone marks ready.
+func playRound(t *testing.T, st *State, cards map[int][]string, bonuses func()) string {
+	t.Helper()
+	for seat := range st.Players {
+		for _, code := range cards[seat] {
+			if code != "deck" {
+				c := card(t, code)
+				takeOut(st, c)
+				st.Hands[seat] = append(st.Hands[seat], c)
+			}
+			act(t, st, seat, "play", code)
+		}
+	}
+	if bonuses != nil {
+		bonuses()
+	}
+	var out []games.Event
+	for _, seat := range st.ToAct() {
+		out = append(out, act(t, st, seat, "ready")...)
+	}
+	return texts(out)
+}
+
+// narrateAll lets every narrator of the current narration finish.
+func narrateAll(t *testing.T, st *State) string {
+	t.Helper()
+	var out []games.Event
+	for st.Phase == PhaseNarrate {
+		out = append(out, act(t, st, st.ToAct()[0], "done")...)
+	}
+	return texts(out)
+}
+
+// The chapter's extended example: Kit, Jason and Diana against Riso and
+// his goons, three rounds.
+func TestExampleExtendedConflict(t *testing.T) {
+	st := newGame(t, 4, nil)
+	for seat, n := range []string{"", "Kit", "Jason", "Diana"} {
+		if seat > 0 {
+			actText(t, st, seat, "name", n)
+		}
+	}
+	actText(t, st, 2, "addtal", "Bodyguard 3")
+	actText(t, st, 3, "addtal", "Bar brawler 3")
+	actText(t, st, 1, "addtal", "Tackle 2")
+	giveTokens(st, 1, 1) // Kit's token for round 2
+	giveTokens(st, 2, 1) // Jason's and Diana's for round 3
+	giveTokens(st, 3, 1)
+	act(t, st, 0, "open")
+	act(t, st, 0, "who", "1", "2", "3")
+	act(t, st, 0, "rounds", "3")
+	actText(t, st, 0, "gmstake", "Riso: gun down Vinny and get away")
+	actText(t, st, 0, "gmstake", "Goons: protect Riso and rough up the agents")
+	act(t, st, 0, "declare")
+	for seat, stake := range map[int]string{1: "capture Riso", 2: "keep Vinny safe", 3: "protect the patrons, take down the goons"} {
+		actText(t, st, seat, "stake", stake)
+	}
+	act(t, st, 1, "vs", "0")
+	act(t, st, 2, "vs", "0")
+	act(t, st, 3, "vs", "1")
+	act(t, st, 0, "cards")
+	if st.gmLimit() != 8 {
+		t.Errorf("GM limit %d, want 2 + 2×3", st.gmLimit())
+	}
+
+	// Round 1: Kit, the goons and Riso win.
+	out := playRound(t, st, map[int][]string{0: {"QS", "KC"}, 1: {"X0"}, 2: {"7C"}, 3: {"3D"}}, nil)
+	for _, want := range []string{"round 1 of 3", "Kit keeps the 🃏 Joker", "Riso keeps the Q♠", "Goons keeps the K♣", "discarded: Jason and Diana",
+		"Round 1 narration, lowest first:** Diana (Carl) → Jason (Susan) → the GM (for Riso and Goons) → Kit (Bob)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("round 1 %q lacks %q", out, want)
+		}
+	}
+	ev := narrateAll(t, st)
+	if st.Phase != PhaseCards || st.C.Round != 2 || !strings.Contains(ev, "round 2 of 3") {
+		t.Fatalf("after round 1's narration: phase %s round %d %q", st.Phase, st.C.Round, ev)
+	}
+
+	// Round 2: Kit's A♥ + token beats Riso's A♣ + token by suit.
+	pool := st.Pool
+	out = playRound(t, st, map[int][]string{0: {"AC", "2S"}, 1: {"AH"}, 2: {"8D"}, 3: {"JH"}}, func() {
+		act(t, st, 1, "token")
+		act(t, st, 0, "token") // on Riso
+		act(t, st, 2, "usetal", "0")
+		act(t, st, 3, "usetal", "0")
+	})
+	for _, want := range []string{"**Kit** beats **Riso** (same total, higher suit)", "**Riso** beats **Jason**", "**Diana** beats **Goons**",
+		"Kit's 1 → out of play (colours differ)", "the GM's 1 → the pool"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("round 2 %q lacks %q", out, want)
+		}
+	}
+	if st.Pool != pool+1 || st.Spent != 1 {
+		t.Errorf("pool %d spent %d", st.Pool, st.Spent)
+	}
+	// One award per player per round.
+	line, _ := st.Say(3, "Diana", "Pistol whip!")
+	react(t, st, 1, line[0].Ref, true)
+	narrateAll(t, st)
+
+	// Round 3: Riso 9 + 2 tokens = 15 beats Kit (13) but not Jason (16).
+	out = playRound(t, st, map[int][]string{0: {"9H", "5C"}, 1: {"TC"}, 2: {"TD"}, 3: {"JS"}}, func() {
+		act(t, st, 0, "token")
+		act(t, st, 0, "token")
+		act(t, st, 2, "token")
+		act(t, st, 2, "aim", "3")
+		act(t, st, 2, "usetal", "0")
+		act(t, st, 1, "usetal", "0")
+		act(t, st, 3, "aim", "4")
+		act(t, st, 3, "token")
+	})
+	if st.Phase != PhaseGifts {
+		t.Fatalf("after the last round: phase %s", st.Phase)
+	}
+	for _, want := range []string{"**Riso** beats **Kit**", "**Jason** beats **Riso**", "Jason's 1 → the bank", "Diana's 1 → the bank",
+		"• **Riso**: A♣ Q♠ 9♥", "• **Goons**: K♣", "• **Kit**: 🃏 Joker A♥", "• **Jason**: 10♦", "• **Diana**: J♠ J♥"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("round 3 %q lacks %q", out, want)
+		}
+	}
+	if st.gmUsed() != 3 || st.Bank != 2 {
+		t.Errorf("GM used %d, bank %d", st.gmUsed(), st.Bank)
+	}
+
+	// Gifts: Jason's 10 to Kit, the goons' King to Riso, one of Diana's Jacks to Kit.
+	act(t, st, 2, "to", "2")
+	act(t, st, 2, "give", "TD")
+	wantRefused(t, st, 2, "give", "", "only one", "TD")
+	act(t, st, 0, "from", "1")
+	act(t, st, 0, "to", "0")
+	act(t, st, 0, "give", "KC")
+	act(t, st, 3, "to", "2")
+	act(t, st, 3, "give", "JH")
+	wantRefused(t, st, 1, "give", "", "own victory cards", "TD") // Kit can't pass on a gift
+	act(t, st, 2, "ready")
+	act(t, st, 3, "ready")
+	act(t, st, 1, "ready")
+	out = texts(act(t, st, 0, "ready"))
+	for _, want := range []string{"final victory", "**Kit** beats **Riso** (victory cards)", "**Riso** beats **Jason**", "**Diana** beats **Goons**",
+		"won: Kit and Diana", "partly: Riso (beat Jason, beaten by Kit)", "lost: Goons and Jason",
+		"Final narration, losers first:** the GM (for Goons) → Jason (Susan) → Diana (Carl) → the GM (for Riso) → Kit (Bob)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("final %q lacks %q", out, want)
+		}
+	}
+	narrateAll(t, st)
+	if st.Phase != PhaseIdle || st.C != nil {
+		t.Fatalf("phase %s after the final narration", st.Phase)
+	}
+	act(t, st, 0, "bank")
+	for seat := range st.Players {
+		if len(st.Hands[seat]) != st.handSize(seat) {
+			t.Errorf("seat %d holds %d cards after the refill", seat, len(st.Hands[seat]))
+		}
+	}
+}
+
+// startExtended opens an extended conflict of n rounds: seat 1 against
+// the GM's Foe.
+func startExtended(t *testing.T, st *State, rounds string, seats ...string) {
+	t.Helper()
+	act(t, st, 0, "open")
+	act(t, st, 0, "who", seats...)
+	act(t, st, 0, "rounds", rounds)
+	actText(t, st, 0, "gmstake", "Foe: win")
+	act(t, st, 0, "declare")
+	for _, x := range seats {
+		actText(t, st, atoi(x), "stake", "win instead")
+	}
+	act(t, st, 0, "cards")
+}
+
+func TestExtendedGMLimit(t *testing.T) {
+	st := newGame(t, 2, nil)
+	startExtended(t, st, "5", "1")
+	// 2 + 2×1 + 2×2 extra rounds = 8, but the GM holds only 3.
+	if st.gmLimit() != 3 {
+		t.Errorf("limit %d, want the 3 tokens held", st.gmLimit())
+	}
+	act(t, st, 0, "cancel")
+	st.Tokens[0] += 10
+	st.Spent -= 10
+	startExtended(t, st, "5", "1")
+	if st.gmLimit() != 8 {
+		t.Errorf("limit %d, want 8", st.gmLimit())
+	}
+	playRound(t, st, map[int][]string{0: {"deck"}, 1: {"deck"}}, func() {
+		for range 8 {
+			act(t, st, 0, "token")
+		}
+		wantRefused(t, st, 0, "token", "", "at most 8 story-tokens in this extended conflict")
+		act(t, st, 0, "undo")
+	})
+	narrateAll(t, st)
+	playRound(t, st, map[int][]string{0: {"deck"}, 1: {"deck"}}, func() {
+		act(t, st, 0, "token")
+		wantRefused(t, st, 0, "token", "", "at most 8")
+	})
+	checkInvariants(t, st)
+}
+
+func TestExtendedHandOfFate(t *testing.T) {
+	st := newGame(t, 3, nil)
+	startExtended(t, st, "3", "1", "2")
+	// Round 1: Bob ties the Foe exactly and loses the tie-break.
+	stackDeck(t, st, "2C", "9D")
+	out := playRound(t, st, map[int][]string{0: {"X0"}, 1: {"X1"}, 2: {"KS"}}, nil)
+	if st.Phase != PhaseFate || len(st.ToAct()) != 1 || st.ToAct()[0] != 1 {
+		t.Fatalf("phase %s ToAct %v: %q", st.Phase, st.ToAct(), out)
+	}
+	wantRefused(t, st, 2, "fatestay", "", "no choice")
+	ev := texts(act(t, st, 1, "fatestay"))
+	if !strings.Contains(ev, "stays in the fight, seriously harmed") || !strings.Contains(ev, "Round 1 narration") {
+		t.Errorf("stay: %q", ev)
+	}
+	narrateAll(t, st)
+	// Round 2: another exact tie lost: destroyed.
+	stackDeck(t, st, "3C", "9S")
+	out = playRound(t, st, map[int][]string{0: {"5S"}, 1: {"8S"}, 2: {"2D"}}, func() {
+		act(t, st, 0, "token") // 5♠ + 3 = 8♠: an exact tie
+	})
+	if st.C.Sides[1].Out != outDestroyed || !strings.Contains(out, "destroyed") {
+		t.Fatalf("Bob's side %+v: %q", st.C.Sides[1], out)
+	}
+	narrateAll(t, st)
+	// Round 3: Bob sits out; Susan still fights; Bob may still spend tokens.
+	if st.contested(1) || !st.contested(2) {
+		t.Fatal("the destroyed protagonist still plays")
+	}
+	giveTokens(st, 1, 1)
+	playRound(t, st, map[int][]string{0: {"4D"}, 2: {"5D"}}, func() {
+		wantRefused(t, st, 1, "usetal", "", "out of the fight", "0")
+		act(t, st, 1, "token")
+	})
+	// Gifts: the destroyed protagonist gives all its victory cards (none
+	// here: a random card from the deck instead).
+	if st.Phase != PhaseGifts {
+		t.Fatalf("phase %s", st.Phase)
+	}
+	act(t, st, 1, "give", "deck")
+	wantRefused(t, st, 1, "give", "", "only one", "deck")
+	act(t, st, 1, "undo")
+	act(t, st, 1, "give", "deck")
+	if len(st.C.Sides[2].Got) != 1 {
+		t.Fatalf("Susan got %v", st.C.Sides[2].Got)
+	}
+	act(t, st, 0, "hurry")
+	if st.Phase != PhaseNarrate || !st.C.Final {
+		t.Fatalf("phase %s", st.Phase)
+	}
+	if w := st.clashOf(0, 1).Winner; w != 0 {
+		t.Errorf("a destroyed protagonist loses to its opponent, winner %d", w)
+	}
+	narrateAll(t, st)
+}
+
+func TestExtendedElimination(t *testing.T) {
+	st := newGame(t, 3, nil)
+	startExtended(t, st, "2", "1", "2")
+	stackDeck(t, st, "2C", "9D")
+	playRound(t, st, map[int][]string{0: {"X0"}, 1: {"X1"}, 2: {"KS"}}, nil)
+	ev := texts(act(t, st, 1, "fateout"))
+	if st.C.Sides[1].Out != outEliminated || !strings.Contains(ev, "eliminated") {
+		t.Fatalf("%+v %q", st.C.Sides[1], ev)
+	}
+	narrateAll(t, st)
+	playRound(t, st, map[int][]string{0: {"4D"}, 2: {"5D"}}, nil)
+	if st.Phase != PhaseGifts {
+		t.Fatalf("phase %s", st.Phase)
+	}
+	if containsInt(st.giftSeats(), 1) {
+		t.Error("an eliminated protagonist gives cards")
+	}
+	for _, seat := range st.ToAct() {
+		act(t, st, seat, "ready")
+	}
+	if st.clashOf(0, 1).Winner != 0 {
+		t.Error("the eliminated protagonist should lose its stake")
+	}
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
