@@ -107,9 +107,10 @@ func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (
 }
 
 // Start connects to the gateway, registers the commands with one bulk
-// overwrite, then queues the output that moves committed before a stop still
-// owe, the recount of reactions given while the bot was away, and a redraw
-// of every open table.
+// overwrite, then queues the output that changes committed before a stop
+// still owe (a table can only be behind if its output is owed) and the
+// recount of reactions given while the bot was away. Idle games cost
+// nothing: none is read until its channel is touched.
 func (b *Bot) Start() error {
 	if err := b.s.Open(); err != nil {
 		return tokenError(fmt.Errorf("connect to discord gateway: %w", err))
@@ -119,7 +120,7 @@ func (b *Bot) Start() error {
 		b.s.Close()
 		return tokenError(fmt.Errorf("register commands: %w", err))
 	}
-	for _, queue := range []func() error{b.replayOutput, b.resyncReactions, b.refreshTables} {
+	for _, queue := range []func() error{b.replayOutput, b.resyncReactions} {
 		if err := queue(); err != nil {
 			b.s.Close()
 			return err

@@ -54,7 +54,7 @@ func (b *Bot) cmdNew(i *discordgo.Interaction, kind string, opts []*discordgo.Ap
 		}
 		posted, err := b.send(rec.Channel, lobbyMsg(cur, rules).send(), "l"+rec.ID)
 		if err == nil {
-			if err := b.db.SetPosts(rec.ID, func(p *store.Posts) { p.Table = posted.ID }); err != nil {
+			if err := b.db.SetPosts(rec.ID, rec.Channel, func(p *store.Posts) { p.Table = posted.ID }); err != nil {
 				b.log.Warn("record lobby", "game", rec.ID, "err", err)
 			}
 			return

@@ -46,7 +46,7 @@ func (b *Bot) cmdTable(i *discordgo.Interaction) (reply, after) {
 		}
 		posts, _ := b.db.Posts(cur.ID)
 		old := posts.Table
-		if err := b.db.SetPosts(cur.ID, func(p *store.Posts) { p.Table, p.Drawn = posted.ID, cur.Version }); err != nil {
+		if err := b.db.SetPosts(cur.ID, cur.Channel, func(p *store.Posts) { p.Table, p.Drawn = posted.ID, cur.Version }); err != nil {
 			b.log.Warn("record table", "game", rec.ID, "err", err)
 			return
 		}

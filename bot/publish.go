@@ -514,22 +514,6 @@ func (b *Bot) refreshHands(rec *store.Game, g games.Game, seats []int) {
 	}
 }
 
-// refreshTables shows every open game's current state at start-up, in case
-// the bot stopped between committing a change and showing it. A table that
-// already shows its latest state is left alone.
-func (b *Bot) refreshTables() error {
-	recs, err := b.db.Running()
-	if err != nil {
-		return err
-	}
-	for _, rec := range recs {
-		b.output(rec.Channel, "refresh table", func() {
-			b.publish(rec.Channel, &store.Output{Game: rec.ID, Channel: rec.Channel, Version: rec.Version}, 0)
-		})
-	}
-	return nil
-}
-
 func allSeats(rec *store.Game) []int {
 	out := make([]int, len(rec.Seats))
 	for i := range out {

@@ -163,24 +163,21 @@ func (b *Bot) onReactionsCleared(channel, message, emoji string) {
 	}
 }
 
-// resyncReactions queues a recount of every running game's watched
-// messages, each in its channel's move lane: after the gateway is open, so
-// a reaction made meanwhile arrives as an event rather than falling
-// between the listing and the connection.
+// resyncReactions queues a recount of every open game with messages whose
+// reactions count, each in its channel's move lane: after the gateway is
+// open, so a reaction made meanwhile arrives as an event rather than
+// falling between the listing and the connection. Games without such
+// messages cost nothing at start-up.
 func (b *Bot) resyncReactions() error {
-	recs, err := b.db.Running()
+	watched, err := b.db.Watched()
 	if err != nil {
 		return err
 	}
-	for _, rec := range recs {
-		if rec.Status != store.Playing {
-			continue
-		}
-		b.lanes.push(rec.Channel, func() {
+	for id, channel := range watched {
+		b.lanes.push(channel, func() {
 			b.guard("recount", func() {
-				// The record may have moved on since the list was read.
-				cur, _ := b.db.Game(rec.Channel)
-				if cur == nil || cur.ID != rec.ID {
+				cur, _ := b.db.Game(channel)
+				if cur == nil || cur.ID != id || cur.Status != store.Playing {
 					return
 				}
 				posts, err := b.db.Posts(cur.ID)

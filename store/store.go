@@ -23,6 +23,7 @@ var (
 	bucketOut    = []byte("outbox") // channel/sequence → Output still owed
 	bucketLog    = []byte("log")    // game id/sequence → Entry
 	bucketTimers = []byte("timers") // due (8 bytes, big-endian Unix ms) + channel + 0 + key → Due
+	bucketWatch  = []byte("watch")  // game id → channel, for open games with messages whose reactions count
 )
 
 // ErrSchema is returned for a record written by a newer (or unknown) build.
@@ -45,7 +46,7 @@ func Open(path string) (*Store, error) {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
-		for _, b := range [][]byte{bucketGames, bucketPosts, bucketEnded, bucketStats, bucketOut, bucketLog, bucketTimers} {
+		for _, b := range [][]byte{bucketGames, bucketPosts, bucketEnded, bucketStats, bucketOut, bucketLog, bucketTimers, bucketWatch} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}
@@ -305,7 +306,7 @@ func (s *Store) Posts(game string) (*Posts, error) {
 	return p, nil
 }
 
-func patchPosts(tx *bolt.Tx, game string, f func(*Posts)) error {
+func patchPosts(tx *bolt.Tx, game, channel string, f func(*Posts)) error {
 	b := tx.Bucket(bucketPosts)
 	p := &Posts{}
 	if v := b.Get([]byte(game)); v != nil {
@@ -313,17 +314,37 @@ func patchPosts(tx *bolt.Tx, game string, f func(*Posts)) error {
 			return err
 		}
 	}
+	had := len(p.Emoji) > 0
 	f(p)
 	v, err := json.Marshal(p)
 	if err != nil {
 		return err
 	}
-	return b.Put([]byte(game), v)
+	if err := b.Put([]byte(game), v); err != nil {
+		return err
+	}
+	if !had && len(p.Emoji) > 0 && channel != "" {
+		return tx.Bucket(bucketWatch).Put([]byte(game), []byte(channel))
+	}
+	return nil
+}
+
+// Watched lists the open games (id → channel) with messages whose
+// reactions count, for the recount at start-up.
+func (s *Store) Watched() (map[string]string, error) {
+	out := map[string]string{}
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketWatch).ForEach(func(k, v []byte) error {
+			out[string(k)] = string(v)
+			return nil
+		})
+	})
+	return out, err
 }
 
 // SetPosts records message ids of a game. Only the output lane calls it.
-func (s *Store) SetPosts(game string, f func(*Posts)) error {
-	if err := s.update(func(tx *bolt.Tx) error { return patchPosts(tx, game, f) }); err != nil {
+func (s *Store) SetPosts(game, channel string, f func(*Posts)) error {
+	if err := s.update(func(tx *bolt.Tx) error { return patchPosts(tx, game, channel, f) }); err != nil {
 		return fmt.Errorf("save messages of game %s: %w", game, err)
 	}
 	return nil
@@ -377,6 +398,9 @@ func endTx(tx *bolt.Tx, g *Game, how string, results []PlayerResult) error {
 	if err := games.Delete([]byte(g.Channel)); err != nil {
 		return err
 	}
+	if err := tx.Bucket(bucketWatch).Delete([]byte(g.ID)); err != nil {
+		return err
+	}
 	if err := tx.Bucket(bucketEnded).Put([]byte(g.ID), end); err != nil {
 		return err
 	}
@@ -412,7 +436,7 @@ func (s *Store) Done(out *Output, f func(*Posts)) error {
 		if f == nil {
 			return nil
 		}
-		return patchPosts(tx, out.Game, f)
+		return patchPosts(tx, out.Game, out.Channel, f)
 	})
 	if err != nil {
 		return fmt.Errorf("finish output of game %s: %w", out.Game, err)

@@ -88,7 +88,7 @@ func TestMovesNeverUndoMessageIDs(t *testing.T) {
 	if err := s.Save(g); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetPosts("abc", func(p *Posts) { p.Table, p.Drawn = "m1", 1 }); err != nil {
+	if err := s.SetPosts("abc", "c1", func(p *Posts) { p.Table, p.Drawn = "m1", 1 }); err != nil {
 		t.Fatal(err)
 	}
 	g.Version = 2 // a move saved from a copy loaded before the table was posted
