@@ -330,12 +330,22 @@ func (s *State) addGMStake(seat int, a games.Action) ([]games.Event, error) {
 		}
 		return nil, err
 	}
+	mooks := 0
+	if m := mookRe.FindStringSubmatch(name); m != nil {
+		name, mooks = strings.TrimSpace(m[1]), atoi(m[2])
+		if mooks < 2 || mooks > 20 || name == "" {
+			return nil, games.Refuse("A group of mooks has 2 to 20 of them, e.g. \"Goons (4 mooks): rough up the agents\".")
+		}
+	}
 	for _, i := range s.gmSides() {
 		if strings.EqualFold(s.C.Sides[i].Name, name) {
 			return nil, games.Refuse("%s already has a stake in this conflict.", name)
 		}
 	}
-	s.C.Sides = append(s.C.Sides, Side{Seat: 0, Name: name, Stake: stake, Opp: -1})
+	s.C.Sides = append(s.C.Sides, Side{Seat: 0, Name: name, Stake: stake, Opp: -1, Mooks: mooks})
+	if mooks > 0 {
+		return []games.Event{games.Say("GM stake — **%s** (%d mooks): %s", name, mooks, stake)}, nil
+	}
 	return []games.Event{games.Say("GM stake — **%s**: %s", name, stake)}, nil
 }
 

@@ -3,6 +3,7 @@ package improv
 import (
 	"cmp"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -148,7 +149,7 @@ func (s *State) nextRound() []games.Event {
 	for i := range c.Sides {
 		c.Sides[i].Card, c.Sides[i].Deck, c.Sides[i].Total = nil, false, 0
 	}
-	c.Clashes, c.Order, c.Turn = nil, nil, 0
+	c.Clashes, c.Order, c.Turn, c.MookHits = nil, nil, 0, nil
 	s.closeWindow()
 	fighting := false
 	for i := range c.Sides {
@@ -587,4 +588,62 @@ func (s *State) finalVictory() []games.Event {
 	}
 	b.WriteString("\n" + s.promptText())
 	return []games.Event{story(b.String())}
+}
+
+// ---- Mooks.
+
+var mookRe = regexp.MustCompile(`(?i)^(.*?)\s*\((\d+)\s*mooks?\)$`)
+
+// mookTargets are the mook groups seat's protagonist may take one out of
+// now: during a round's narration (not the last), on their turn, once a
+// round, when their card total beat the group's this round, and while more
+// than one mook would remain.
+func (s *State) mookTargets(seat int) []int {
+	if s.mookProblem(seat, -1) != "" {
+		return nil
+	}
+	var out []int
+	for _, m := range s.gmSides() {
+		if s.mookProblem(seat, m) == "" {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// mookProblem says why seat can't take a mook out of side m (-1: any).
+func (s *State) mookProblem(seat, m int) string {
+	h := s.sideOf(seat)
+	switch {
+	case !s.extended() || s.Phase != PhaseNarrate || s.C.Final:
+		return "Mooks are taken out during the round narrations of an extended conflict."
+	case h < 0 || s.C.Sides[h].Card == nil:
+		return "Only a protagonist who played a card this round can take out a mook."
+	case s.C.Order[s.C.Turn].Seat != seat:
+		return "Take out a mook while you narrate."
+	case slices.Contains(s.C.MookHits, seat):
+		return "You've already taken out a mook this round."
+	case m < 0:
+		return ""
+	case m >= len(s.C.Sides) || s.C.Sides[m].Seat != 0 || s.C.Sides[m].Mooks == 0:
+		return "That isn't a group of mooks."
+	case s.C.Sides[m].Card == nil || s.rank(h, m) <= 0:
+		return fmt.Sprintf("Your card total has to beat the %s card this round.", poss(s.sideName(m)))
+	case s.C.Sides[m].Mooks <= 1:
+		return fmt.Sprintf("The last of the %s stays standing until the end: enough must remain to pursue their stake.", s.sideName(m))
+	}
+	return ""
+}
+
+func (s *State) takeOutMook(seat int, a games.Action) ([]games.Event, error) {
+	m := atoi(a.Arg(0))
+	if m < 0 {
+		return nil, games.Refuse("That isn't a group of mooks.")
+	}
+	if p := s.mookProblem(seat, m); p != "" {
+		return nil, games.Refuse("%s", p)
+	}
+	s.C.Sides[m].Mooks--
+	s.C.MookHits = append(s.C.MookHits, seat)
+	return []games.Event{games.Say("💥 %s takes out one of the %s (%d left).", s.heroName(seat), s.sideName(m), s.C.Sides[m].Mooks)}, nil
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/cardtable/cardbot/games"
+	"github.com/cardtable/cardbot/games/gamestest"
 )
 
 // playRound plays one round: cards[seat] lists the codes each seat plays,
@@ -296,4 +297,55 @@ func containsInt(xs []int, x int) bool {
 		}
 	}
 	return false
+}
+
+func TestMooks(t *testing.T) {
+	st := newGame(t, 3, nil)
+	actText(t, st, 1, "name", "Kit")
+	act(t, st, 0, "open")
+	act(t, st, 0, "who", "1", "2")
+	act(t, st, 0, "rounds", "3")
+	wantRefused(t, st, 0, "gmstake", "Goons (1 mooks): rough them up", "2 to 20")
+	actText(t, st, 0, "gmstake", "Goons (3 mooks): rough up the agents")
+	if sd := st.C.Sides[0]; sd.Name != "Goons" || sd.Mooks != 3 {
+		t.Fatalf("side %+v", sd)
+	}
+	act(t, st, 0, "declare")
+	actText(t, st, 1, "stake", "a")
+	actText(t, st, 2, "stake", "b")
+	act(t, st, 0, "cards")
+	playRound(t, st, map[int][]string{0: {"5C"}, 1: {"9D"}, 2: {"2S"}}, nil)
+	// Narration lowest first: Susan (2), Goons (5), Kit (9).
+	wantRefused(t, st, 2, "mook", "", "has to beat the Goons' card", "0")
+	wantRefused(t, st, 1, "mook", "", "while you narrate", "0")
+	act(t, st, 2, "done")
+	act(t, st, 0, "done")
+	if !strings.Contains(gamestest.Text(st.Hand(1)), "Take out one of the Goons") {
+		t.Fatalf("no mook button: %s", gamestest.Text(st.Hand(1)))
+	}
+	wantRefused(t, st, 1, "mook", "", "isn't a group", "x")
+	ev := act(t, st, 1, "mook", "0")
+	if st.C.Sides[0].Mooks != 2 || !strings.Contains(texts(ev), "Kit takes out one of the Goons (2 left)") {
+		t.Fatalf("%+v %q", st.C.Sides[0], texts(ev))
+	}
+	wantRefused(t, st, 1, "mook", "", "already taken out a mook this round", "0")
+	act(t, st, 1, "done")
+	playRound(t, st, map[int][]string{0: {"6C"}, 1: {"2D"}, 2: {"8S"}}, nil)
+	narrateAllBut(t, st, 2)
+	act(t, st, 2, "mook", "0")
+	act(t, st, 2, "done")
+	if st.C.Sides[0].Mooks != 1 {
+		t.Fatalf("mooks %d", st.C.Sides[0].Mooks)
+	}
+	if !strings.Contains(st.Table().Fields[0].Value, "**Goons** (1 mook)") {
+		t.Errorf("table %q", st.Table().Fields[0].Value)
+	}
+}
+
+// narrateAllBut lets narrators finish until it is seat's turn.
+func narrateAllBut(t *testing.T, st *State, seat int) {
+	t.Helper()
+	for st.Phase == PhaseNarrate && st.ToAct()[0] != seat {
+		act(t, st, st.ToAct()[0], "done")
+	}
 }

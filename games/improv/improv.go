@@ -112,6 +112,7 @@ type Side struct {
 	Got    []games.Card `json:",omitempty"`
 	Out    string       `json:",omitempty"` // "", outEliminated or outDestroyed
 	Harmed bool         `json:",omitempty"` // lost to the Hand of Fate once and stayed in
+	Mooks  int          `json:",omitempty"` // a GM group of mooks: how many are still standing
 }
 
 // Ways a side leaves an extended conflict.
@@ -172,6 +173,7 @@ type Conflict struct {
 	FateWait []int       `json:",omitempty"` // sides whose owner chooses: leave the fight or stay in
 	Gifts    []Gift      `json:",omitempty"`
 	From     map[int]int `json:",omitempty"` // the GM's giving side
+	MookHits []int       `json:",omitempty"` // seats that took out a mook this round
 }
 
 // Line is a /say line: who wrote it, and the award window it was posted
@@ -398,6 +400,7 @@ var verbs = map[string]verb{
 	"from":     {1, false, (*State).giveFrom},
 	"to":       {1, false, (*State).giveTo},
 	"give":     {1, false, (*State).give},
+	"mook":     {1, false, (*State).takeOutMook},
 	// Narration.
 	"done": {0, false, (*State).doneNarrating},
 	"skip": {0, false, (*State).skipNarrator},

@@ -72,6 +72,9 @@ func (s *State) conflictFields() []games.Field {
 	var gm, heroes []string
 	for i, sd := range c.Sides {
 		line := "• **" + s.sideName(i) + "**"
+		if sd.Mooks > 0 {
+			line += " (" + plural(sd.Mooks, "mook") + ")"
+		}
 		if sd.Seat > 0 && sd.Opp >= 0 {
 			line += " vs " + s.sideName(sd.Opp)
 		}
@@ -241,7 +244,7 @@ func sortedCards(cs []games.Card) []games.Card {
 
 // myCards describes the cards seat has on the table this round.
 func (s *State) myCards(seat int) string {
-	if s.C == nil || s.Phase == PhaseSetup || s.Phase == PhaseStakes || s.Phase == PhaseNarrate {
+	if s.C == nil || (s.Phase != PhaseCards && s.Phase != PhaseBonus) {
 		return ""
 	}
 	var parts []string
@@ -339,7 +342,7 @@ func (s *State) gmHand() games.View {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**Your hand:** %s\n", games.CardList(sortedCards(s.Hands[0])))
 	fmt.Fprintf(&b, "**Story-tokens:** %d · bank %d · pool %d\n", s.Tokens[0], s.Bank, s.Pool)
-	if s.C != nil && s.Phase != PhaseNarrate {
+	if s.C != nil && s.Phase != PhaseNarrate && s.Phase != PhaseFate && s.Phase != PhaseGifts {
 		if s.Phase == PhaseSetup || s.Phase == PhaseStakes {
 			fmt.Fprintf(&b, "**Limits:** at most %d GM stakes (one per protagonist taking part); ", max(len(s.C.Seats), 1))
 		} else {
@@ -592,6 +595,9 @@ func (s *State) playerHand(seat int) games.View {
 		add(s.giftButtons(seat)...)
 	case PhaseNarrate:
 		if s.C.Order[s.C.Turn].Seat == seat {
+			for _, m := range s.mookTargets(seat) {
+				add(games.Button{Label: clip("Take out one of the "+s.sideName(m), 80), Action: games.Act("mook", itoa(m))})
+			}
 			add(games.Button{Label: "Done narrating", Action: games.Act("done"), Style: games.Success})
 		}
 	}
