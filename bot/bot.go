@@ -69,7 +69,8 @@ func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (
 	}
 	s.AddHandler(b.onReady)
 	s.AddHandler(func(_ *discordgo.Session, i *discordgo.InteractionCreate) {
-		b.lanes.accept(i.ChannelID, func() { b.guard("interaction", func() { b.onInteraction(i.Interaction) }) })
+		received := time.Now()
+		b.lanes.accept(i.ChannelID, func() { b.guard("interaction", func() { b.onInteraction(i.Interaction, received) }) })
 	})
 	s.AddHandler(func(_ *discordgo.Session, r *discordgo.MessageReactionAdd) {
 		b.lanes.accept(r.ChannelID, func() {

@@ -27,6 +27,9 @@ type Config struct {
 	// Crash, for tests: called before each step of output work; true
 	// stops the bot there as if its process had been killed.
 	Crash func(step string) bool
+	// AnswerWithin is how long an interaction may wait for its answer
+	// before it is deferred (default 2 s, inside Discord's 3).
+	AnswerWithin time.Duration
 }
 
 // DefaultDBPath is where the database lives when DATABASE_PATH is unset.

@@ -31,6 +31,9 @@ type harness struct {
 	// kills the bot there (see bot.Config.Crash). killed records it.
 	crashAt func(step string) bool
 	killed  bool
+	// answerWithin, when set, is how long the bot lets an interaction wait
+	// before deferring it.
+	answerWithin time.Duration
 }
 
 // now is the bot's clock: real time moved on by advance.
@@ -117,7 +120,7 @@ func (h *harness) start() {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	cfg := bot.Config{Token: fakediscord.BotToken, APIURL: h.fake.APIURL(), DBPath: h.dbPath, GuildID: h.fake.GuildID(), Seeds: h.nextSeed, Now: h.now,
+	cfg := bot.Config{Token: fakediscord.BotToken, APIURL: h.fake.APIURL(), DBPath: h.dbPath, GuildID: h.fake.GuildID(), Seeds: h.nextSeed, Now: h.now, AnswerWithin: h.answerWithin,
 		Crash: func(step string) bool {
 			if h.crashAt != nil && h.crashAt(step) {
 				h.killed = true

@@ -3,6 +3,8 @@ package bot
 import (
 	"fmt"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -12,12 +14,25 @@ import (
 
 // onInteraction answers one interaction, then does the follow-up work (the
 // table, narration, pings, other players' hands) that may take longer.
-func (b *Bot) onInteraction(i *discordgo.Interaction) {
+func (b *Bot) onInteraction(i *discordgo.Interaction, received time.Time) {
 	if b.killed.Load() {
 		return // a test has killed this process
 	}
+	// Discord drops an interaction not answered within 3 s. If this one
+	// waited in its channel's queue, or its handling is slow, it is
+	// acknowledged first (deferred) and the answer follows as an edit.
+	d := &deferral{}
+	if deferrable(i) {
+		t := time.AfterFunc(max(b.answerWithin()-time.Since(received), 0), func() { d.start(b, i) })
+		defer t.Stop()
+	}
 	r, next := b.safeRoute(i)
-	answered := b.respond(i, r)
+	var answered bool
+	if d.finish() {
+		answered = b.editAnswer(i, r, d.placeholder)
+	} else {
+		answered = b.respond(i, r)
+	}
 	if !answered && r.held != nil {
 		b.forgetHand(r.held)
 	}
@@ -267,4 +282,95 @@ func (b *Bot) cmdRules(i *discordgo.Interaction, opts []*discordgo.ApplicationCo
 	}
 	v := games.View{Title: "Games I can host", Description: strings.Join(lines, "\n") + "\n\nUse `/rules game:` for one game's rules, and `/game new` to open one."}
 	return private(msg{embeds: []*discordgo.MessageEmbed{embed(v, "")}})
+}
+
+// deferral is an interaction's acknowledgement racing its answer.
+type deferral struct {
+	mu          sync.Mutex
+	done        bool // the answer is ready: too late to defer
+	deferred    bool
+	placeholder bool // acknowledged with a message of its own to fill in, not as an update
+}
+
+// start acknowledges the interaction unless its answer is ready.
+func (d *deferral) start(b *Bot, i *discordgo.Interaction) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.done {
+		return
+	}
+	resp := &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}
+	// A command, or the My hand button, answers with a message of its own
+	// (a hand's token must point at the hand, never at the table).
+	hand := i.Type == discordgo.InteractionMessageComponent && strings.HasPrefix(i.MessageComponentData().CustomID, "hand:")
+	if i.Type == discordgo.InteractionApplicationCommand || hand {
+		d.placeholder = true
+		resp = &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral}}
+		if !hand && isEnd(i.ApplicationCommandData()) {
+			resp.Data.Flags = 0 // /game end answers in public
+		}
+	}
+	err := b.s.InteractionRespond(i, resp)
+	d.deferred = err == nil || alreadyAnswered(err)
+	if !d.deferred {
+		b.log.Warn("defer interaction", "err", err)
+	}
+}
+
+// finish reports whether the interaction was deferred; after it, start
+// does nothing.
+func (d *deferral) finish() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.done = true
+	return d.deferred
+}
+
+// deferrable: everything but a click that opens a text box, which must be
+// the first answer itself.
+func deferrable(i *discordgo.Interaction) bool {
+	if i.Type != discordgo.InteractionMessageComponent {
+		return i.Type == discordgo.InteractionApplicationCommand || i.Type == discordgo.InteractionModalSubmit
+	}
+	return !strings.HasPrefix(i.MessageComponentData().CustomID, "ask:")
+}
+
+// editAnswer delivers the answer of a deferred interaction: an edit of the
+// message it acknowledged (the clicked one for components, its own
+// placeholder for commands).
+func (b *Bot) editAnswer(i *discordgo.Interaction, r reply, placeholder bool) bool {
+	if r.modal != nil {
+		b.log.Warn("a deferred interaction cannot open a text box")
+		return false
+	}
+	err := b.retry(func() error {
+		if placeholder || r.kind == discordgo.InteractionResponseUpdateMessage {
+			_, err := b.s.InteractionResponseEdit(i, r.msg.webhookEdit())
+			return err
+		}
+		// A click acknowledged as an update whose answer is a note of its
+		// own (a refusal): a follow-up, leaving the clicked message alone.
+		d := r.msg.data(r.ephemeral)
+		_, err := b.s.FollowupMessageCreate(i, true, &discordgo.WebhookParams{Content: d.Content, Embeds: d.Embeds,
+			Components: d.Components, AllowedMentions: d.AllowedMentions, Flags: d.Flags})
+		return err
+	})
+	if err != nil {
+		b.log.Warn("answer deferred interaction", "err", err)
+		return false
+	}
+	return true
+}
+
+// answerWithin is how long an interaction may wait before it is deferred.
+func (b *Bot) answerWithin() time.Duration {
+	if b.cfg.AnswerWithin > 0 {
+		return b.cfg.AnswerWithin
+	}
+	return 2 * time.Second
+}
+
+func isEnd(cmd discordgo.ApplicationCommandInteractionData) bool {
+	return cmd.Name == "game" && len(cmd.Options) > 0 && cmd.Options[0].Name == "end"
 }
