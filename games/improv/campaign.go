@@ -3,6 +3,7 @@ package improv
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -43,7 +44,10 @@ func (s *State) Join(name string) (int, []games.Event, error) {
 	}
 	text := fmt.Sprintf("👋 **%s** joins the campaign and is dealt %d cards. The GM gains %d story-tokens and the pool %d; "+
 		"the GM's hand grows to %d cards (%s).", name, playerHand, gmTokensPerPlayer, poolPerPlayer, s.handSize(0), when)
-	if s.C != nil {
+	switch {
+	case s.Phase == PhaseSetup:
+		text += " The GM may still bring them into this conflict."
+	case s.C != nil:
 		text += " " + name + " sits this conflict out."
 	}
 	return seat, []games.Event{games.Say("%s", text)}, nil
@@ -62,7 +66,8 @@ func (s *State) Leave(seat int) ([]games.Event, error) {
 		s.Players[seat], plural(s.Tokens[seat], "story-token"))}
 	if s.C != nil {
 		delete(s.C.Pending, seat)
-		if i := s.sideOf(seat); i >= 0 && s.Phase != PhaseNarrate {
+		s.C.Seats = slices.DeleteFunc(s.C.Seats, func(x int) bool { return x == seat && s.Phase == PhaseSetup })
+		if s.inConflict(seat) && s.Phase != PhaseNarrate {
 			ev = append(ev, s.standIn(seat)...)
 		}
 	}
@@ -74,7 +79,7 @@ func (s *State) Leave(seat int) ([]games.Event, error) {
 	if s.C != nil {
 		ev = append(ev, s.progress()...)
 	}
-	return ev, nil
+	return mergeStories(ev), nil
 }
 
 // refill deals a seat's hand back up to its size.

@@ -599,7 +599,7 @@ func (s *State) progress() []games.Event {
 		// A protagonist whose player left plays the top of the deck.
 		var ev []games.Event
 		for _, h := range s.heroSides() {
-			if s.C.Sides[h].Card == nil {
+			if s.C.Sides[h].Card == nil && s.contested(h) && s.Gone[s.C.Sides[h].Seat] {
 				ev = append(ev, s.standIn(s.C.Sides[h].Seat)...)
 			}
 		}

@@ -191,7 +191,7 @@ func (s *State) fateChoice(seat int, out bool) ([]games.Event, error) {
 	if i < 0 {
 		return nil, games.Refuse("You have no choice to make: the Hand of Fate didn't go against you.")
 	}
-	return s.joinStory("", append([]games.Event{s.decideFate(i, out)}, s.progress()...)), nil
+	return append([]games.Event{s.decideFate(i, out)}, s.progress()...), nil
 }
 
 // decideFate applies the choice of side i after losing to the Hand of Fate.

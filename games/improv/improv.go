@@ -421,7 +421,27 @@ func (s *State) Apply(seat int, a games.Action) ([]games.Event, error) {
 	if (v.args >= 0 && len(a.Args) != v.args) || (v.args < 0 && len(a.Args) == 0) {
 		return nil, games.Refuse("That move doesn't look right; open your hand again for fresh controls.")
 	}
-	return v.do(s, seat, a)
+	ev, err := v.do(s, seat, a)
+	return mergeStories(ev), err
+}
+
+// mergeStories folds the story events of one move into one message.
+func mergeStories(ev []games.Event) []games.Event {
+	first := -1
+	var out []games.Event
+	for _, e := range ev {
+		if !e.Story || e.Ref != "" {
+			out = append(out, e)
+			continue
+		}
+		if first < 0 {
+			first = len(out)
+			out = append(out, e)
+			continue
+		}
+		out[first].Text = clip(out[first].Text+"\n"+e.Text, maxEvent)
+	}
+	return out
 }
 
 // gmOnly refuses a move by anyone but the GM.

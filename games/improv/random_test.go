@@ -71,7 +71,11 @@ func TestRandomCampaigns(t *testing.T) {
 				}
 				m := moves[r.Intn(len(moves))]
 				what = m.Action.Key()
-				_, err = st.Apply(m.Seat, m.Action)
+				var ev []games.Event
+				ev, err = st.Apply(m.Seat, m.Action)
+				if n := stories(ev); n > 1 {
+					t.Fatalf("seed %d step %d %s: %d story events", seed, step, what, n)
+				}
 			}
 			var refusal *games.Refusal
 			switch {
