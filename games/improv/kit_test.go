@@ -32,7 +32,7 @@ func kitText(r *games.RNG, a games.Action) string {
 func TestConformance(t *testing.T) {
 	seeds, steps := 30, 1500
 	if raceOn || testing.Short() {
-		seeds, steps = 3, 1000
+		seeds, steps = 2, 800
 	}
 	reveals := 0
 	phases := map[string]int{}

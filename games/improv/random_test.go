@@ -17,7 +17,7 @@ import (
 func TestRandomCampaigns(t *testing.T) {
 	seeds, steps := 24, 700
 	if raceOn || testing.Short() {
-		seeds, steps = 5, 500
+		seeds, steps = 4, 400
 	}
 	seen := map[string]int{}
 	for seed := 1; seed <= seeds; seed++ {
