@@ -39,6 +39,11 @@ type Bot struct {
 	killed  atomic.Bool // a test's simulated kill (Config.Crash)
 }
 
+// invitePermissions: View Channels, Send Messages, Embed Links, Read
+// Message History, Manage Messages (to take back reactions the rules
+// refuse), Create Public Threads and Send Messages in Threads.
+const invitePermissions = 1024 | 2048 | 16384 | 65536 | 8192 | 1<<35 | 1<<38
+
 // interaction tokens last 15 minutes; stop using them a little earlier.
 const handTokenLife = 14 * time.Minute
 
@@ -130,7 +135,12 @@ func (b *Bot) Start() error {
 	b.lanes.release() // events that came in meanwhile now run after that work
 	b.started = true
 	go b.runTimers()
-	b.log.Info("bot ready", "commands_scope", scope(b.cfg.GuildID), "games", len(b.catalog))
+	name := ""
+	if u := b.s.State.User; u != nil {
+		name = u.Username
+	}
+	b.log.Info("bot ready", "name", name, "commands_scope", scope(b.cfg.GuildID), "games", len(b.catalog),
+		"invite", fmt.Sprintf("https://discord.com/oauth2/authorize?client_id=%s&scope=bot+applications.commands&permissions=%d", app, invitePermissions))
 	return nil
 }
 

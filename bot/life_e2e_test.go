@@ -93,6 +93,10 @@ func TestLifeWithRolePlayMarkersAndARestart(t *testing.T) {
 	bea.React(annLine, "👍")  // another emoji: not counted
 	cy.React(annLine, "🎭")   // Cy → Ann
 	cy.Unreact(annLine, "🎭") // … taken back
+	// The refused ones are taken off the message, so they don't look counted.
+	if got := h.fake.Message(h.ch, annLine.ID).Reactions["🎭"]; !slices.Equal(got, []string{bea.ID}) {
+		t.Fatalf("🎭 on Ann's line by %v; want only Bea's", got)
+	}
 	st := lifeState(t, h)
 	if g, r := markers(st, 1); g != 1 || r != 0 {
 		t.Fatalf("Bea gave %d received %d; want 1, 0", g, r)

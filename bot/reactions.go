@@ -58,7 +58,13 @@ func (b *Bot) react(rec *store.Game, ref, emoji, user string, add bool) error {
 	switch {
 	case errors.As(err, &refusal):
 		// Not counted, but delivered: remembered so it is never counted later.
-		return b.db.Save(rec)
+		if err := b.db.Save(rec); err != nil {
+			return err
+		}
+		if add {
+			b.output(rec.Channel, "unreact", func() { b.unreact(rec.Channel, rec.ID, ref, emoji, user) })
+		}
+		return nil
 	case err != nil:
 		return err
 	}
@@ -209,5 +215,17 @@ func (b *Bot) reactors(channel, message, emoji string) ([]string, error) {
 			return users, nil
 		}
 		after = page[len(page)-1].ID
+	}
+}
+
+// unreact takes away a reaction the rules refused, so it does not look
+// counted. That needs Manage Messages; without it the reaction stays.
+func (b *Bot) unreact(channel, game, ref, emoji, user string) {
+	posts, err := b.db.Posts(game)
+	if err != nil || posts.Refs[ref] == "" {
+		return
+	}
+	if err := b.s.MessageReactionRemove(channel, posts.Refs[ref], emoji, user); err != nil {
+		b.log.Debug("remove refused reaction", "game", game, "err", err)
 	}
 }

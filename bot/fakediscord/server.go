@@ -1,4 +1,5 @@
-// Package fakediscord is an in-process fake of Discord for tests. A real
+// Package fakediscord is an in-process fake of Discord, for tests and for the
+// local table (a Discord stand-in to play on without a token). A real
 // discordgo session connects to it over loopback, speaking the real gateway
 // (websocket) and REST protocols, while the test acts as guild members
 // (slash commands, button clicks, selects, modals, reactions).
@@ -21,6 +22,9 @@
 // perform (unknown command or option, hidden or disabled component) fails
 // the test and returns nil.
 //
+// Outside tests, pass a LogReporter instead of t: what would fail a test is
+// logged, and LogReporter.Close shuts the fake down.
+//
 // Bad days can be switched on (faults.go, gatewayfaults.go): REST faults
 // (FailNext, FailNextAfter, Inject, and seeded random Faults), gateway
 // faults (Reconnect, InvalidSession, DropSockets, then AwaitConnected), with
@@ -36,7 +40,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -77,7 +80,7 @@ const (
 // Server is a fake Discord: one guild with text channels, its members, the
 // bot user, and everything the bot has sent.
 type Server struct {
-	t        testing.TB
+	t        Reporter
 	srv      *httptest.Server
 	upgrader websocket.Upgrader
 	wg       sync.WaitGroup // gateway connections still reading
@@ -140,9 +143,21 @@ type channel struct {
 	lastMessageID     string
 }
 
+// Reporter is what the fake needs from its user: where to report what real
+// Discord would refuse (Errorf), misuse of the fake itself (Fatalf), notes
+// (Logf), and when to shut down (Cleanup). A *testing.T or *testing.B is one,
+// so in tests every violation fails the test; a program passes its own, which
+// may log violations instead of failing.
+type Reporter interface {
+	Errorf(format string, args ...any)
+	Fatalf(format string, args ...any)
+	Logf(format string, args ...any)
+	Cleanup(func())
+}
+
 // New starts a fake Discord on 127.0.0.1 with one guild, "Fake Guild", and
 // one text channel. Everything is shut down by t.Cleanup.
-func New(t testing.TB) *Server {
+func New(t Reporter) *Server {
 	s := &Server{
 		t:            t,
 		deadline:     discordgo.InteractionDeadline,
