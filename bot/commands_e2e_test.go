@@ -133,7 +133,7 @@ func TestChannelsAreIndependent(t *testing.T) {
 		t.Fatalf("a game in a second channel answered %+v", r)
 	}
 	mustRefuse(t, dee.Command(other, "game", fakediscord.Sub("end")), "Only the host, Cy")
-	if r := ann.Command(h.ch, "game", fakediscord.Sub("end")); r == nil || r.Ephemeral {
+	if r := h.endGame(ann, h.ch); r == nil || !strings.Contains(r.Content, "You ended") {
 		t.Fatalf("ending the first game answered %+v", r)
 	}
 	if g, _ := h.db.Game(other); g == nil || g.Seats[0].Name != "Cy" {
@@ -147,7 +147,7 @@ func TestSayRefusesAnEmptyLineAndGamesWithoutRolePlay(t *testing.T) {
 	openDuel(t, h, ann, bea)
 	ann.Click(h.table(), h.table().ButtonID("Start"))
 	mustRefuse(t, ann.Command(h.ch, "say", fakediscord.Str("line", "Have at thee!")), "no role play")
-	ann.Command(h.ch, "game", fakediscord.Sub("end"))
+	h.endGame(ann, h.ch)
 
 	ann.Command(h.ch, "game", newGame("life"))
 	ann.Click(h.table(), h.table().ButtonID("Start"))

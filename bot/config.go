@@ -30,6 +30,9 @@ type Config struct {
 	// AnswerWithin is how long an interaction may wait for its answer
 	// before it is deferred (default 2 s, inside Discord's 3).
 	AnswerWithin time.Duration
+	// TurnTimers overrides, per game, how long before an absent player is
+	// reminded and before a move is made for them ([remind, act]; 0: never).
+	TurnTimers map[string][2]time.Duration
 }
 
 // DefaultDBPath is where the database lives when DATABASE_PATH is unset.

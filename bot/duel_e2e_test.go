@@ -221,8 +221,8 @@ func TestRefusalsChangeNothing(t *testing.T) {
 	}
 	// The host may end the game; afterwards its buttons say so.
 	table := h.table()
-	r = ann.Command(h.ch, "game", fakediscord.Sub("end"))
-	if r == nil || r.Ephemeral || !strings.Contains(r.Content, "Ann ended the game") {
+	r = h.endGame(ann, h.ch)
+	if r == nil || !strings.Contains(r.Content, "You ended the game") {
 		t.Fatalf("/game end answered %+v", r)
 	}
 	mustRefuse(t, bea.Click(stale, stale.ButtonID("Lock in hand")), "ended by Ann")
@@ -235,8 +235,9 @@ func TestManageChannelMayEndAnyGame(t *testing.T) {
 	h := newHarness(t)
 	ann, bea, mod := h.fake.AddUser("Ann"), h.fake.AddUser("Bea"), h.fake.AddAdmin("Mo")
 	openDuel(t, h, ann, bea)
-	r := mod.Command(h.ch, "game", fakediscord.Sub("end"))
-	if r == nil || r.Ephemeral || !strings.Contains(r.Content, "Mo ended") {
+	table := h.tableID()
+	r := h.endGame(mod, h.ch)
+	if r == nil || !strings.Contains(r.Content, "You ended the game") || !strings.Contains(h.fake.Message(h.ch, table).Text(), "ended by Mo") {
 		t.Fatalf("moderator /game end answered %+v", r)
 	}
 	if g, _ := h.db.Game(h.ch); g != nil {

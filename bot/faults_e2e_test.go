@@ -128,7 +128,7 @@ func TestKillAtEveryStepOfOutput(t *testing.T) {
 			table = m
 		}
 	}
-	if table == nil || len(table.Buttons()) != 0 || !strings.Contains(table.Text(), "pts") {
+	if table == nil || len(table.Buttons()) != 1 || !strings.Contains(table.Text(), "pts") {
 		t.Fatalf("the final table is not shown:\n%v", table)
 	}
 }
@@ -192,8 +192,8 @@ func TestWholeGamesUnderFaults(t *testing.T) {
 			}
 			posts, _ := h.db.Posts(gameID)
 			final := h.fake.Message(h.ch, posts.Table)
-			if final == nil || len(final.Buttons()) != 0 {
-				t.Fatalf("the final table is missing or still has controls: %v", final)
+			if final == nil || len(final.Buttons()) != 1 || final.ButtonID("Rematch") == "" {
+				t.Fatalf("the final table is missing or offers more than a rematch: %v", final)
 			}
 			if c := h.fake.RESTCounts(); c.Faults == 0 {
 				t.Fatal("no fault was injected")

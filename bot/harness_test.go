@@ -269,3 +269,14 @@ func (h *harness) refOf(m *fakediscord.Message) string {
 	}
 	return ref
 }
+
+// endGame is /game end and its confirmation; it returns the answer to the
+// confirmation (or the refusal of the command).
+func (h *harness) endGame(u *fakediscord.User, channel string) *fakediscord.Reply {
+	h.t.Helper()
+	r := u.Command(channel, "game", fakediscord.Sub("end"))
+	if r == nil || r.Message == nil || r.Message.ButtonID("End the game") == "" {
+		return r
+	}
+	return u.Click(r.Message, r.Message.ButtonID("End the game"))
+}

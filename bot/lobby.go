@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -43,10 +44,12 @@ func (b *Bot) cmdNew(i *discordgo.Interaction, kind string, opts []*discordgo.Ap
 		ID: newGameID(), Kind: rules.ID, Guild: i.GuildID, Channel: i.ChannelID, Host: user,
 		Status: store.Lobby, Seats: []store.Seat{{User: user, Name: name}}, Options: options,
 		Seed: b.seeds(), Created: b.now().UTC(),
+		Timers: map[string]int64{"bot:lobby": b.now().Add(lobbyLife).UnixMilli()},
 	}
 	if err := b.db.Save(rec); err != nil {
 		return b.oops(err), nil
 	}
+	b.timers.wake(time.Time{})
 	post := func(bool) {
 		cur, open := b.latest(rec.Channel, rec.ID)
 		if !open {
@@ -81,6 +84,9 @@ func (b *Bot) cmdNew(i *discordgo.Interaction, kind string, opts []*discordgo.Ap
 // version: each means the same whatever else changed in the lobby. A game
 // that seats people while it runs takes Join and Leave from its table too.
 func (b *Bot) onLobby(i *discordgo.Interaction, id customID) (reply, after) {
+	if id.action.Verb == "rematch" {
+		return b.rematch(i, id.game)
+	}
 	rec, no := b.current(i.ChannelID, id.game)
 	if no != nil {
 		return *no, nil
@@ -88,6 +94,9 @@ func (b *Bot) onLobby(i *discordgo.Interaction, id customID) (reply, after) {
 	rules, _ := b.rules(rec.Kind)
 	user, name := who(i)
 	seat := rec.SeatOf(user)
+	if id.action.Verb == "end" {
+		return b.endGame(i, rec)
+	}
 	if rec.Status != store.Lobby {
 		switch id.action.Verb {
 		case "join":
@@ -209,4 +218,81 @@ func (b *Bot) start(rec *store.Game, rules games.Rules) (reply, after) {
 		return tell("The game has started, but I couldn't draw the table here."), b.publisher(rec, out, 0)
 	}
 	return update(m), b.publisher(rec, out, out.Version)
+}
+
+// rematch opens a new lobby with the same players and options as a game
+// that has just finished; the host starts it as usual.
+func (b *Bot) rematch(i *discordgo.Interaction, gameID string) (reply, after) {
+	e, err := b.db.Ended(gameID)
+	if err != nil {
+		return b.oops(err), nil
+	}
+	if e == nil || e.Final == nil {
+		return tell("That game no longer exists. Use /game new to open a new one."), nil
+	}
+	old := e.Final
+	user, _ := who(i)
+	if old.SeatOf(user) < 0 {
+		return tell("Only the players of that game can ask for a rematch."), nil
+	}
+	if cur, err := b.db.Game(i.ChannelID); err != nil {
+		return b.oops(err), nil
+	} else if cur != nil {
+		if cur.Status == store.Lobby {
+			return tell("A lobby is already open below; press **Join** there."), nil
+		}
+		return tell("Another game is running in this channel."), nil
+	}
+	rules, ok := b.rules(old.Kind)
+	if !ok {
+		return tell("I don't host that game any more."), nil
+	}
+	rec := &store.Game{
+		ID: newGameID(), Kind: old.Kind, Guild: old.Guild, Channel: old.Channel, Host: old.Host,
+		Status: store.Lobby, Options: old.Options, Seed: b.seeds(), Created: b.now().UTC(),
+		Timers: map[string]int64{"bot:lobby": b.now().Add(lobbyLife).UnixMilli()},
+	}
+	for _, s := range old.Seats {
+		if !s.Left {
+			rec.Seats = append(rec.Seats, store.Seat{User: s.User, Name: s.Name, Character: s.Character})
+		}
+	}
+	if err := b.db.Save(rec); err != nil {
+		return b.oops(err), nil
+	}
+	b.timers.wake(time.Time{})
+	post := func(bool) {
+		cur, open := b.latest(rec.Channel, rec.ID)
+		if !open {
+			return
+		}
+		posted, err := b.send(rec.Channel, lobbyMsg(cur, rules).send(), "l"+rec.ID)
+		if err != nil {
+			b.log.Warn("post rematch lobby", "channel", rec.Channel, "err", err)
+			return
+		}
+		if err := b.db.SetPosts(rec.ID, rec.Channel, func(p *store.Posts) { p.Table = posted.ID }); err != nil {
+			b.log.Warn("record lobby", "game", rec.ID, "err", err)
+		}
+	}
+	return tell("A rematch lobby with the same players is opening below; %s presses **Start**.", rec.Seats[0].Name), post
+}
+
+// endGame ends the channel's game early, once confirmed; nothing is
+// counted in the stats.
+func (b *Bot) endGame(i *discordgo.Interaction, rec *store.Game) (reply, after) {
+	user, name := who(i)
+	rules, _ := b.rules(rec.Kind)
+	if user != rec.Host && !canManage(i) {
+		role := "host"
+		if rules.GM {
+			role = "GM"
+		}
+		return tell("Only the %s, %s, or someone with Manage Channel can end this game.", role, rec.Seats[0].Name), nil
+	}
+	out := &store.Output{Game: rec.ID, Channel: rec.Channel, Version: rec.Version, Closed: fmt.Sprintf("This game was ended by %s.", name)}
+	if err := b.db.Commit(rec, nil, out, &store.Ending{How: "been ended by " + name}); err != nil {
+		return b.oops(err), nil
+	}
+	return update(textMsg("You ended the game of %s. The channel is free for a new one.", rules.Name)), b.publisher(rec, out, 0)
 }

@@ -57,13 +57,13 @@ func (b *Bot) cmdTable(i *discordgo.Interaction) (reply, after) {
 	return tell("The table is coming to the bottom of the channel."), repost
 }
 
-// cmdEnd stops the channel's game early; nothing is counted in the stats.
+// cmdEnd asks the user to confirm before ending the channel's game.
 func (b *Bot) cmdEnd(i *discordgo.Interaction) (reply, after) {
 	rec, no := b.channelGame(i)
 	if no != nil {
 		return *no, nil
 	}
-	user, name := who(i)
+	user, _ := who(i)
 	rules, _ := b.rules(rec.Kind)
 	if user != rec.Host && !canManage(i) {
 		role := "host"
@@ -72,11 +72,12 @@ func (b *Bot) cmdEnd(i *discordgo.Interaction) (reply, after) {
 		}
 		return tell("Only the %s, %s, or someone with Manage Channel can end this game.", role, rec.Seats[0].Name), nil
 	}
-	out := &store.Output{Game: rec.ID, Channel: rec.Channel, Version: rec.Version, Closed: fmt.Sprintf("This game was ended by %s.", name)}
-	if err := b.db.Commit(rec, nil, out, &store.Ending{How: "been ended by " + name}); err != nil {
-		return b.oops(err), nil
-	}
-	return public(textMsg("%s ended the game of %s. The channel is free for a new one.", name, rules.Name)), b.publisher(rec, out, 0)
+	confirm := customID{kind: "lobby", game: rec.ID, action: games.Act("end")}
+	m := textMsg("End the game of %s for everyone? Nothing of it counts in the stats.", rules.Name)
+	m.components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		discordgo.Button{Label: "End the game", Style: discordgo.DangerButton, CustomID: confirm.String()},
+	}}}
+	return private(m), nil
 }
 
 // cmdLeave takes the user out of a lobby, or out of a running game whose

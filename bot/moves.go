@@ -282,26 +282,45 @@ func (b *Bot) watching(s store.Seat) bool {
 
 // syncTimers keeps the game's deadlines: a timer listed for the first time
 // is due its delay from now, one no longer listed is dropped, and a fired
-// one stays fired (0) while the game still lists it. It returns the
-// earliest new due time, if any.
+// one stays fired (0) while the game still lists it. The bot's own timers
+// (keys "bot:…": turn reminders, acting for an absent player, closing an
+// idle game) are set here too. It returns the earliest new due time.
 func (b *Bot) syncTimers(rec *store.Game, g games.Game) time.Time {
 	var earliest time.Time
-	tg, ok := g.(games.Timed)
-	if !ok || g.Over() {
-		rec.Timers = nil
-		return earliest
-	}
 	want := map[string]int64{}
-	for _, t := range tg.Timers() {
-		if at, had := rec.Timers[t.Key]; had {
-			want[t.Key] = at
-			continue
+	add := func(key string, delay time.Duration) {
+		if at, had := rec.Timers[key]; had {
+			want[key] = at
+			return
 		}
-		due := b.now().Add(t.Delay)
-		want[t.Key] = due.UnixMilli()
+		due := b.now().Add(delay)
+		want[key] = due.UnixMilli()
 		if earliest.IsZero() || due.Before(earliest) {
 			earliest = due
 		}
+	}
+	if !g.Over() {
+		if tg, ok := g.(games.Timed); ok {
+			for _, t := range tg.Timers() {
+				add(t.Key, t.Delay)
+			}
+		}
+		tt := b.turnTimers(rec.Kind)
+		for _, s := range rec.Waiting {
+			if s < 0 || s >= len(rec.Seats) {
+				continue
+			}
+			since := rec.Seats[s].WaitingSince
+			if tt.remind > 0 {
+				add(fmt.Sprintf("bot:remind:%d:%d", s, since), tt.remind)
+			}
+			if tt.act > 0 {
+				add(fmt.Sprintf("bot:act:%d:%d", s, since), tt.act)
+			}
+		}
+		// Renewed by every change: a game nobody touches for a week closes.
+		delete(rec.Timers, "bot:idle")
+		add("bot:idle", idleGame)
 	}
 	rec.Timers = want
 	if len(want) == 0 {

@@ -290,7 +290,9 @@ func tableMsg(rec *store.Game, g games.Game) (msg, error) {
 	footer := "game " + rec.ID
 	m := msg{embeds: []*discordgo.MessageEmbed{embed(v, footer)}}
 	if g.Over() {
-		v.Buttons = nil
+		again := customID{kind: "lobby", game: rec.ID, version: rec.Version, action: games.Act("rematch")}
+		m.components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "Rematch", Style: discordgo.SuccessButton, CustomID: again.String()}}}}
 		return m, nil
 	}
 	extra := []discordgo.Button{{Label: "My hand", Style: discordgo.PrimaryButton, CustomID: customID{kind: "hand", game: rec.ID}.String()}}

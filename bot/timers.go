@@ -2,6 +2,9 @@ package bot
 
 import (
 	"errors"
+	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -93,10 +96,17 @@ func (b *Bot) fire(d store.Due) {
 		b.log.Warn("timer", "err", err)
 		return
 	}
-	if rec == nil || rec.ID != d.Game || rec.Timers[d.Key] != d.At || rec.Status != store.Playing {
+	if rec == nil || rec.ID != d.Game || rec.Timers[d.Key] != d.At {
 		if err := b.db.DropTimer(d); err != nil {
 			b.log.Warn("drop timer", "err", err)
 		}
+		return
+	}
+	if strings.HasPrefix(d.Key, "bot:") {
+		b.fireOwn(rec, d.Key)
+		return
+	}
+	if rec.Status != store.Playing {
 		return
 	}
 	_, g, err := b.load(rec)
@@ -143,16 +153,137 @@ func (b *Bot) fire(d store.Due) {
 	b.output(rec.Channel, "publish", func() { b.publish(rec.Channel, out, 0) })
 }
 
-// remind pings a seat whose move it still is.
+// remind pings a seat whose move it still is, as the turn's own ping.
 func (b *Bot) remind(rec *store.Game, seat int) {
 	out := &store.Output{Game: rec.ID, Channel: rec.Channel, Version: rec.Version}
 	if seat >= 0 && seat < len(rec.Seats) {
 		out.Ping = []int{seat}
-		rec.Seats[seat].WaitingSince = rec.Version
+		out.Version = rec.Seats[seat].WaitingSince
 	}
 	if err := b.db.Commit(rec, nil, out, nil); err != nil {
 		b.log.Warn("remind", "game", rec.ID, "err", err)
 		return
 	}
 	b.output(rec.Channel, "remind", func() { b.publish(rec.Channel, out, 0) })
+}
+
+// How long a lobby waits for its start, and a game for any move.
+const (
+	lobbyLife = 30 * time.Minute
+	idleGame  = 7 * 24 * time.Hour
+)
+
+// turnTimer is how long a player may keep the table waiting: a reminder
+// after remind, and after act a move made for them (0: never).
+type turnTimer struct{ remind, act time.Duration }
+
+// turnTimers per game: quick games act for an absent player; role-play
+// games, where a pause is part of the play, only remind.
+func (b *Bot) turnTimers(kind string) turnTimer {
+	if b.cfg.TurnTimers != nil {
+		if t, ok := b.cfg.TurnTimers[kind]; ok {
+			return turnTimer{t[0], t[1]}
+		}
+	}
+	switch kind {
+	case "duel", "dealt", "lnf":
+		return turnTimer{5 * time.Minute, 10 * time.Minute}
+	case "life", "improv":
+		return turnTimer{30 * time.Minute, 0}
+	}
+	return turnTimer{}
+}
+
+// fireOwn carries out one of the bot's own timers.
+func (b *Bot) fireOwn(rec *store.Game, key string) {
+	parts := strings.Split(key, ":") // bot:<what>[:<seat>:<since>]
+	switch parts[1] {
+	case "lobby", "idle":
+		if parts[1] == "lobby" && rec.Status != store.Lobby {
+			return
+		}
+		note, how := "This lobby closed: nobody started it within 30 minutes.", "expired"
+		if parts[1] == "idle" {
+			note, how = "This game was closed after a week without a move.", "been closed after a week without a move"
+		}
+		out := &store.Output{Game: rec.ID, Channel: rec.Channel, Version: rec.Version, Closed: note}
+		if err := b.db.Commit(rec, nil, out, &store.Ending{How: how}); err != nil {
+			b.log.Warn("close idle game", "game", rec.ID, "err", err)
+			return
+		}
+		b.output(rec.Channel, "publish", func() { b.publish(rec.Channel, out, 0) })
+		return
+	}
+	if len(parts) != 4 || rec.Status != store.Playing {
+		return
+	}
+	seat, _ := strconv.Atoi(parts[2])
+	since, _ := strconv.Atoi(parts[3])
+	rec.Timers[key] = 0 // fired
+	if seat >= len(rec.Seats) || !slices.Contains(rec.Waiting, seat) || rec.Seats[seat].WaitingSince != since {
+		if err := b.db.Save(rec); err != nil {
+			b.log.Warn("save timer", "game", rec.ID, "err", err)
+		}
+		return // they have moved since
+	}
+	if parts[1] == "remind" {
+		b.remind(rec, seat)
+		return
+	}
+	b.actFor(rec, seat)
+}
+
+// actFor makes a move for a player who kept the table waiting too long:
+// the first legal move their hand offers, said in the table's line.
+func (b *Bot) actFor(rec *store.Game, seat int) {
+	_, g, err := b.load(rec)
+	if err != nil {
+		b.log.Error("act for absent player", "game", rec.ID, "err", err)
+		return
+	}
+	a, ok := defaultMove(g.Hand(seat))
+	if !ok {
+		_ = b.db.Save(rec)
+		return
+	}
+	in := games.Input{Kind: games.InTimer, Seat: seat, Ref: "bot:act", Action: a}
+	before := handViews(len(rec.Seats), g)
+	events, err := games.Step(g, in)
+	if err != nil {
+		b.log.Warn("act for absent player", "game", rec.ID, "err", err)
+		_ = b.db.Save(rec)
+		return
+	}
+	events = append([]games.Event{games.Say("⏰ %s was away too long, so I made their move.", rec.Seats[seat].Name)}, events...)
+	out, err := b.commit(rec, g, []games.Input{in}, events, before, -1, shownNothing)
+	if err != nil {
+		b.log.Error("act for absent player", "game", rec.ID, "err", err)
+		return
+	}
+	b.output(rec.Channel, "publish", func() { b.publish(rec.Channel, out, 0) })
+}
+
+// defaultMove is the first legal move a hand offers: its first enabled
+// button that needs no typed words, else the first option of its first
+// menu.
+func defaultMove(v games.View) (games.Action, bool) {
+	for _, btn := range v.Buttons {
+		if !btn.Disabled && btn.Ask == nil {
+			return btn.Action, true
+		}
+	}
+	for _, c := range v.Choices {
+		if len(c.Options) > 0 {
+			n := max(c.Min, 1)
+			if n > len(c.Options) {
+				continue
+			}
+			a := games.Action{Verb: c.Verb}
+			for _, o := range c.Options[:n] {
+				a.Args = append(a.Args, o.Value)
+			}
+			return a, true
+		}
+	}
+	return games.Action{}, false
 }

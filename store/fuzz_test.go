@@ -17,7 +17,7 @@ func FuzzDecodeGame(f *testing.F) {
 		StartSeats: 2, Options: map[string]int{"life": 22}, Seed: 1<<63 + 5, StateVersion: 1,
 		State:   json.RawMessage(`{"Names":["Ann","Bob"],"Phase":"build"}`),
 		Waiting: []int{1}, Log: []string{"Ann attacks."}, Steps: 9,
-		Reacts:  map[string][]string{"line1 🎭": {"u2"}}, Timers: map[string]int64{"turn": 1700000000000},
+		Reacts: map[string][]string{"line1 🎭": {"u2"}}, Timers: map[string]int64{"turn": 1700000000000},
 		Created: time.Date(2025, 1, 2, 3, 4, 5, 6, time.FixedZone("", 3600)),
 	}
 	full, err := json.Marshal(g)

@@ -247,7 +247,7 @@ func indexTimers(tx *bolt.Tx, g *Game, was, now map[string]int64) error {
 		}
 	}
 	for key, at := range now {
-		if was[key] == at {
+		if was[key] == at || at == 0 { // 0: fired, kept only so it is not set again
 			continue
 		}
 		v, err := json.Marshal(Due{Channel: g.Channel, Game: g.ID, Key: key, At: at})

@@ -71,6 +71,7 @@ type event struct {
 }
 
 func (s *Server) eventLocked(name string, v any) event {
+	s.changedLocked() // every dispatch tells of a change
 	b, err := json.Marshal(v)
 	if err != nil {
 		panic(err)

@@ -148,6 +148,9 @@ func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, pattern strin
 	case sw.status == http.StatusNotFound:
 		s.counts.NotFound++
 	}
+	if r.Method != http.MethodGet {
+		s.changedLocked() // also ephemeral messages, which have no dispatch
+	}
 	s.mu.Unlock()
 	s.emit(c.events...)
 	for _, f := range c.after {

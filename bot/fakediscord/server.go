@@ -105,6 +105,7 @@ type Server struct {
 	byToken                         map[string]*interaction
 	pings                           map[string]int
 	failures, expected              []string
+	refusals                        *[]string // set by tryLocked: failures are a Client's refusals
 	settler                         func()
 	conns                           map[*gwConn]bool
 	current                         *gwSession // where dispatches go
@@ -113,6 +114,7 @@ type Server struct {
 	resumesRefused                  int
 	gwChanged                       chan struct{} // closed and replaced when a session connects or disconnects
 	gatewayFaults                   int
+	changed                         chan struct{} // closed and replaced on every visible change (Changes)
 
 	// Faults (faults.go).
 	scheduled          []*Fault
@@ -158,7 +160,23 @@ type Reporter interface {
 // New starts a fake Discord on 127.0.0.1 with one guild, "Fake Guild", and
 // one text channel. Everything is shut down by t.Cleanup.
 func New(t Reporter) *Server {
-	s := &Server{
+	s := newServer(t)
+	s.mu.Lock()
+	s.guildID = s.newIDLocked()
+	s.adminRoleID = s.newIDLocked()
+	s.botRoleID = s.newIDLocked()
+	// Modern applications share their ID with their bot user, and bots rely on it.
+	s.bot = &User{ID: s.newIDLocked(), Name: "Fake Bot", username: "fakebot", bot: true, joinedAt: s.createdAt, s: s}
+	s.owner = s.addMemberLocked("Guild Owner", true)
+	s.addChannelLocked("general")
+	s.mu.Unlock()
+	s.serve()
+	return s
+}
+
+// newServer is a server with nothing in it yet.
+func newServer(t Reporter) *Server {
+	return &Server{
 		t:            t,
 		deadline:     discordgo.InteractionDeadline,
 		createdAt:    time.Now().Add(-24 * time.Hour),
@@ -175,19 +193,14 @@ func New(t Reporter) *Server {
 		counts:       RESTCounts{ByRoute: map[string]int{}},
 		lost:         map[string]bool{},
 		limitedUntil: map[string]time.Time{},
+		changed:      make(chan struct{}),
 	}
-	s.mu.Lock()
-	s.guildID = s.newIDLocked()
-	s.adminRoleID = s.newIDLocked()
-	s.botRoleID = s.newIDLocked()
-	// Modern applications share their ID with their bot user, and bots rely on it.
-	s.bot = &User{ID: s.newIDLocked(), Name: "Fake Bot", username: "fakebot", bot: true, joinedAt: s.createdAt, s: s}
-	s.owner = s.addMemberLocked("Guild Owner", true)
-	s.addChannelLocked("general")
-	s.mu.Unlock()
+}
+
+// serve starts serving on a loopback port until t's cleanup.
+func (s *Server) serve() {
 	s.srv = httptest.NewServer(s.routes())
-	t.Cleanup(s.close)
-	return s
+	s.t.Cleanup(s.close)
 }
 
 func (s *Server) close() {
@@ -299,6 +312,7 @@ func (s *Server) addMemberLocked(name string, admin bool) *User {
 		s:        s,
 	}
 	s.users[u.ID] = u
+	s.changedLocked()
 	return u
 }
 
@@ -415,6 +429,10 @@ func (s *Server) failf(format string, args ...any) {
 }
 
 func (s *Server) failLocked(msg string) {
+	if s.refusals != nil {
+		*s.refusals = append(*s.refusals, msg)
+		return
+	}
 	if s.done {
 		return
 	}

@@ -66,13 +66,20 @@ func newModal(p *modalParams, it *interaction) *Modal {
 // act runs one interaction: build (under s.mu) checks what the user is doing
 // and returns the interaction and its data, or false after recording a
 // failure. The interaction is dispatched and act waits for the bot's callback.
-func (u *User) act(build func() (*interaction, any, bool)) *Reply {
+//
+// soft: what the client would not send is returned as a *Refusal instead of
+// being recorded as a failure (see Client).
+func (u *User) act(soft bool, build func() (*interaction, any, bool)) (*Reply, error) {
 	s := u.s
 	s.mu.Lock()
-	it, data, ok := build()
-	if !ok {
+	var it *interaction
+	var data any
+	if err := s.tryLocked(soft, func() (ok bool) {
+		it, data, ok = build()
+		return ok
+	}); err != nil {
 		s.mu.Unlock()
-		return nil
+		return nil, err
 	}
 	it.id, it.token, it.user = s.newIDLocked(), randomToken(32), u
 	it.done, it.issuedAt, it.sentAt = make(chan struct{}), s.nowLocked(), time.Now()
@@ -85,7 +92,7 @@ func (u *User) act(build func() (*interaction, any, bool)) *Reply {
 		it.faulted = s.gatewayFaults > 0
 		s.interactionFailedLocked(it, fmt.Sprintf("%s used %s, but no bot session is connected", u.Name, it.describe()))
 		s.mu.Unlock()
-		return &Reply{}
+		return &Reply{}, nil
 	}
 	if s.current.conn == nil {
 		// The session is disconnected after a gateway fault: the dispatch
@@ -111,7 +118,7 @@ func (u *User) act(build func() (*interaction, any, bool)) *Reply {
 		}
 		s.mu.Unlock()
 		if late {
-			return &Reply{}
+			return &Reply{}, nil
 		}
 		<-it.done // the callback was accepted just in time
 	}
@@ -125,7 +132,7 @@ func (u *User) act(build func() (*interaction, any, bool)) *Reply {
 		r.Ephemeral = it.original.ephemeral
 		r.Content = r.Message.Text()
 	}
-	return r
+	return r, nil
 }
 
 // Command runs a slash command in a channel, e.g.
@@ -133,8 +140,13 @@ func (u *User) act(build func() (*interaction, any, bool)) *Reply {
 // and returns nil if the client would not send it (unknown command or option,
 // wrong type, undeclared choice, missing required option, lacking permission).
 func (u *User) Command(channelID, command string, opts ...Option) *Reply {
+	r, _ := u.command(false, channelID, command, opts...)
+	return r
+}
+
+func (u *User) command(soft bool, channelID, command string, opts ...Option) (*Reply, error) {
 	s := u.s
-	return u.act(func() (*interaction, any, bool) {
+	return u.act(soft, func() (*interaction, any, bool) {
 		name := strings.TrimPrefix(command, "/")
 		if s.channelLocked(channelID) == nil {
 			s.failLocked(fmt.Sprintf("%s ran /%s in unknown channel %s", u.Name, name, channelID))
@@ -165,8 +177,13 @@ func (u *User) Command(channelID, command string, opts ...Option) *Reply {
 // from the MESSAGE_CONTENT intent). It fails the test and returns nil if the
 // client would not offer it.
 func (u *User) MessageCommand(channelID, name string, target *Message) *Reply {
+	r, _ := u.messageCommand(false, channelID, name, target)
+	return r
+}
+
+func (u *User) messageCommand(soft bool, channelID, name string, target *Message) (*Reply, error) {
 	s := u.s
-	return u.act(func() (*interaction, any, bool) {
+	return u.act(soft, func() (*interaction, any, bool) {
 		cmd := s.findTypedCommandLocked(discordgo.MessageApplicationCommand, name)
 		if cmd == nil {
 			s.failLocked(fmt.Sprintf("%s used message command %q, but the bot registered no such command", u.Name, name))
@@ -203,8 +220,13 @@ func (u *User) MessageCommand(channelID, name string, target *Message) *Reply {
 // and resolved.members. It fails the test and returns nil if the client
 // would not offer it.
 func (u *User) UserCommand(channelID, name string, target *User) *Reply {
+	r, _ := u.userCommand(false, channelID, name, target)
+	return r
+}
+
+func (u *User) userCommand(soft bool, channelID, name string, target *User) (*Reply, error) {
 	s := u.s
-	return u.act(func() (*interaction, any, bool) {
+	return u.act(soft, func() (*interaction, any, bool) {
 		cmd := s.findTypedCommandLocked(discordgo.UserApplicationCommand, name)
 		problems := []string{}
 		switch {
@@ -301,7 +323,12 @@ func (u *User) componentLocked(m *Message, customID, action string) (*message, *
 // Click clicks a button on a message the user can see; it fails the test and
 // returns nil if the button is not there or is disabled.
 func (u *User) Click(m *Message, customID string) *Reply {
-	return u.act(func() (*interaction, any, bool) {
+	r, _ := u.click(false, m, customID)
+	return r
+}
+
+func (u *User) click(soft bool, m *Message, customID string) (*Reply, error) {
+	return u.act(soft, func() (*interaction, any, bool) {
 		msg, _, _ := u.componentLocked(m, customID, "click")
 		if msg == nil {
 			return nil, nil, false
@@ -314,8 +341,13 @@ func (u *User) Click(m *Message, customID string) *Reply {
 // Select chooses values in a string select menu; it fails the test and
 // returns nil if the menu or a value is not there, or the count is wrong.
 func (u *User) Select(m *Message, customID string, values ...string) *Reply {
+	r, _ := u.choose(false, m, customID, values...)
+	return r
+}
+
+func (u *User) choose(soft bool, m *Message, customID string, values ...string) (*Reply, error) {
 	s := u.s
-	return u.act(func() (*interaction, any, bool) {
+	return u.act(soft, func() (*interaction, any, bool) {
 		msg, _, c := u.componentLocked(m, customID, "select")
 		if msg == nil {
 			return nil, nil, false
@@ -346,8 +378,13 @@ func (u *User) Select(m *Message, customID string, values ...string) *Reply {
 // text input custom_id, and inputs left out keep their pre-filled value. It
 // fails the test and returns nil if the client would refuse the values.
 func (u *User) Submit(modal *Modal, values map[string]string) *Reply {
+	r, _ := u.submit(false, modal, values)
+	return r
+}
+
+func (u *User) submit(soft bool, modal *Modal, values map[string]string) (*Reply, error) {
 	s := u.s
-	return u.act(func() (*interaction, any, bool) {
+	return u.act(soft, func() (*interaction, any, bool) {
 		var problems []string
 		switch {
 		case modal == nil:
@@ -397,30 +434,35 @@ func (u *User) Submit(modal *Modal, values map[string]string) *Reply {
 }
 
 // React adds a unicode emoji reaction to a public message.
-func (u *User) React(m *Message, emoji string) { u.react(m, emoji, true) }
+func (u *User) React(m *Message, emoji string) { u.react(false, m, emoji, true) }
 
 // Unreact removes the user's reaction.
-func (u *User) Unreact(m *Message, emoji string) { u.react(m, emoji, false) }
+func (u *User) Unreact(m *Message, emoji string) { u.react(false, m, emoji, false) }
 
-func (u *User) react(m *Message, emoji string, add bool) {
+func (u *User) react(soft bool, m *Message, emoji string, add bool) error {
 	s := u.s
 	s.mu.Lock()
-	msg := u.targetLocked(m, "react")
 	var evs []event
-	switch {
-	case msg == nil:
-	case msg.ephemeral:
-		s.failLocked(fmt.Sprintf("%s: react on ephemeral message %s: ephemeral messages take no reactions", u.Name, msg.id))
-	case !isEmoji(emoji):
-		s.failLocked(fmt.Sprintf("%s: react with %q, which is not a unicode emoji", u.Name, emoji))
-	case add && msg.reaction(emoji) == nil && len(msg.reactions) >= maxReactions:
-		s.failLocked(fmt.Sprintf("%s: react on message %s: it already has %d different reactions", u.Name, msg.id, maxReactions))
-	default:
-		evs = s.reactLocked(msg, u, emoji, add)
-	}
+	err := s.tryLocked(soft, func() bool {
+		msg := u.targetLocked(m, "react")
+		switch {
+		case msg == nil:
+		case msg.ephemeral:
+			s.failLocked(fmt.Sprintf("%s: react on ephemeral message %s: ephemeral messages take no reactions", u.Name, msg.id))
+		case !isEmoji(emoji):
+			s.failLocked(fmt.Sprintf("%s: react with %q, which is not a unicode emoji", u.Name, emoji))
+		case add && msg.reaction(emoji) == nil && len(msg.reactions) >= maxReactions:
+			s.failLocked(fmt.Sprintf("%s: react on message %s: it already has %d different reactions", u.Name, msg.id, maxReactions))
+		default:
+			evs = s.reactLocked(msg, u, emoji, add)
+			return true
+		}
+		return false
+	})
 	s.mu.Unlock()
 	s.emit(evs...)
 	s.settle()
+	return err
 }
 
 // ClearReactions removes every reaction of one emoji ("" for all) from a
@@ -445,12 +487,26 @@ func (u *User) ClearReactions(m *Message, emoji string) {
 // Say posts a plain message as the user. The bot is not approved for the
 // MESSAGE_CONTENT intent, so it only sees the content if it is mentioned.
 func (u *User) Say(channelID, content string) *Message {
+	m, _ := u.say(false, channelID, content)
+	return m
+}
+
+func (u *User) say(soft bool, channelID, content string) (*Message, error) {
 	s := u.s
 	s.mu.Lock()
-	if s.channelLocked(channelID) == nil || !s.canSeeLocked(u, channelID) {
-		s.failLocked(fmt.Sprintf("%s: say in unknown channel %s (or a private thread they are not in)", u.Name, channelID))
+	if err := s.tryLocked(soft, func() bool {
+		switch {
+		case s.channelLocked(channelID) == nil || !s.canSeeLocked(u, channelID):
+			s.failLocked(fmt.Sprintf("%s: say in unknown channel %s (or a private thread they are not in)", u.Name, channelID))
+		case strings.TrimSpace(content) == "" || runes(content) > 2000:
+			s.failLocked(fmt.Sprintf("%s: say %d characters: a message is 1 to 2000 characters", u.Name, runes(content)))
+		default:
+			return true
+		}
+		return false
+	}); err != nil {
 		s.mu.Unlock()
-		return nil
+		return nil, err
 	}
 	m := &message{channelID: channelID, author: u, content: content}
 	m.mentions = s.mentionsLocked(content, nil, "")
@@ -460,7 +516,7 @@ func (u *User) Say(channelID, content string) *Message {
 	s.mu.Unlock()
 	s.emit(ev)
 	s.settle()
-	return out
+	return out, nil
 }
 
 // Ephemerals returns the ephemeral messages this user can see in a channel,

@@ -1,0 +1,138 @@
+package bot_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cardtable/cardbot/bot"
+	"github.com/cardtable/cardbot/bot/fakediscord"
+)
+
+// tick moves the clock and lets every deadline due by then fire.
+func (h *harness) tick(d time.Duration) {
+	h.advance(d)
+	h.bot.FireDue()
+	h.bot.Idle()
+}
+
+func TestLobbyExpiresAfterHalfAnHour(t *testing.T) {
+	h := newHarness(t)
+	ann := h.fake.AddUser("Ann")
+	ann.Command(h.ch, "game", newGame("duel"))
+	lobby := h.tableID()
+	h.tick(29 * time.Minute)
+	if g, _ := h.db.Game(h.ch); g == nil {
+		t.Fatal("the lobby closed early")
+	}
+	h.stop() // also across a restart
+	h.advance(2 * time.Minute)
+	h.start()
+	h.tick(0)
+	if g, _ := h.db.Game(h.ch); g != nil {
+		t.Fatal("the lobby is still open after 31 minutes")
+	}
+	m := h.fake.Message(h.ch, lobby)
+	if len(m.Buttons()) != 0 || !strings.Contains(m.Text(), "within 30 minutes") {
+		t.Fatalf("the expired lobby reads:\n%s", m.Text())
+	}
+}
+
+// An absent player is reminded, then played for; the game never waits on
+// them for good.
+func TestAbsentPlayerIsRemindedThenPlayedFor(t *testing.T) {
+	h := newHarness(t)
+	ann, bea := duelTable(t, h, h.ch, 0)
+	waiting := h.record().Waiting
+	if len(waiting) != 1 {
+		t.Fatalf("waiting for %v", waiting)
+	}
+	absent := []*fakediscord.User{ann, bea}[waiting[0]]
+	pings := h.fake.Pings(absent.ID)
+	version := h.record().Version
+	h.tick(4 * time.Minute)
+	if h.fake.Pings(absent.ID) != pings {
+		t.Fatal("reminded before five minutes")
+	}
+	h.tick(2 * time.Minute)
+	if h.fake.Pings(absent.ID) != pings+1 {
+		t.Fatalf("%s was pinged %d times after six minutes; want one reminder", absent.Name, h.fake.Pings(absent.ID)-pings)
+	}
+	if h.record().Version != version {
+		t.Fatal("a move was made before ten minutes")
+	}
+	h.tick(5 * time.Minute)
+	rec := h.record()
+	if rec.Version != version+1 || !strings.Contains(h.table().Text(), "away too long") {
+		t.Fatalf("after eleven minutes: version %d (was %d), table:\n%s", rec.Version, version, h.table().Text())
+	}
+	// The move was made once; firing again changes nothing more.
+	h.tick(time.Minute)
+	if h.record().Version != version+1 {
+		t.Fatal("the absent player's move was made twice")
+	}
+}
+
+// A game nobody touches for a week closes with a note.
+func TestIdleGameClosesAfterAWeek(t *testing.T) {
+	h := newHarness(t)
+	ann := h.fake.AddUser("Ann")
+	ann.Command(h.ch, "game", newGame("life"))
+	ann.Click(h.table(), h.table().ButtonID("Start"))
+	table := h.tableID()
+	h.tick(6 * 24 * time.Hour)
+	if g, _ := h.db.Game(h.ch); g == nil {
+		t.Fatal("closed before a week")
+	}
+	h.tick(2 * 24 * time.Hour)
+	if g, _ := h.db.Game(h.ch); g != nil {
+		t.Fatal("still open after eight idle days")
+	}
+	if m := h.fake.Message(h.ch, table); !strings.Contains(m.Text(), "a week without a move") || len(m.Buttons()) != 0 {
+		t.Fatalf("the closed table reads:\n%s", m.Text())
+	}
+}
+
+func TestRematchWithTheSamePlayers(t *testing.T) {
+	h := newHarness(t, func(h *harness) { h.games = append(bot.Catalog(), councilRules) })
+	gm, bea, cy := h.fake.AddUser("Ann"), h.fake.AddUser("Bea"), h.fake.AddUser("Cy")
+	gm.Command(h.ch, "game", newGame("council"))
+	bea.Click(h.table(), h.table().ButtonID("Join"))
+	gm.Click(h.table(), h.table().ButtonID("Start"))
+	final := h.tableID()
+	hand := gm.Click(h.table(), h.table().ButtonID("My hand"))
+	gm.Click(hand.Message, hand.Message.ButtonID("End"))
+	m := h.fake.Message(h.ch, final)
+	mustRefuse(t, cy.Click(m, m.ButtonID("Rematch")), "Only the players")
+	r := bea.Click(m, m.ButtonID("Rematch"))
+	if r == nil || !strings.Contains(r.Content, "rematch lobby") {
+		t.Fatalf("rematch answered %+v", r)
+	}
+	rec := h.record()
+	if rec.Status != "lobby" || seatNames(rec) != "Ann,Bea" || rec.Host != gm.ID {
+		t.Fatalf("the rematch lobby: %s seats %s", rec.Status, seatNames(rec))
+	}
+	mustRefuse(t, bea.Click(m, m.ButtonID("Rematch")), "already open")
+	if !strings.Contains(h.table().Text(), "Bea") {
+		t.Fatalf("the new lobby:\n%s", h.table().Text())
+	}
+}
+
+func TestEndNeedsConfirmation(t *testing.T) {
+	h := newHarness(t)
+	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
+	openDuel(t, h, ann, bea)
+	r := ann.Command(h.ch, "game", fakediscord.Sub("end"))
+	if r == nil || !r.Ephemeral || r.Message.ButtonID("End the game") == "" {
+		t.Fatalf("/game end answered %+v", r)
+	}
+	if g, _ := h.db.Game(h.ch); g == nil {
+		t.Fatal("/game end ended the game before it was confirmed")
+	}
+	if r := ann.Click(r.Message, r.Message.ButtonID("End the game")); r == nil || !strings.Contains(r.Content, "You ended") {
+		t.Fatalf("the confirmation answered %+v", r)
+	}
+	if g, _ := h.db.Game(h.ch); g != nil {
+		t.Fatal("the confirmed end left the game open")
+	}
+}
