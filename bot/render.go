@@ -29,7 +29,6 @@ const (
 	maxOptionText  = 100
 	maxPlaceholder = 150
 	feltGreen      = 0x2f7d5b
-	logLines       = 5
 )
 
 // noMentions keeps every message from pinging anyone; only the turn ping
@@ -252,7 +251,7 @@ func lobbyMsg(rec *store.Game, rules games.Rules) msg {
 		lobby("start", "Start", discordgo.SuccessButton),
 		lobby("cancel", "Cancel", discordgo.DangerButton),
 	}}
-	return msg{embeds: []*discordgo.MessageEmbed{embed(v, "game "+rec.ID)}, components: []discordgo.MessageComponent{row}}
+	return msg{embeds: []*discordgo.MessageEmbed{embed(v, "")}, components: []discordgo.MessageComponent{row}}
 }
 
 func playerRange(r games.Rules) string {
@@ -282,12 +281,12 @@ func optionSummary(r games.Rules, opts map[string]int) string {
 // tableMsg is the public table of a game in play (or over).
 func tableMsg(rec *store.Game, g games.Game) (msg, error) {
 	v := g.Table()
+	// The latest line only, small, under the table: the story itself is
+	// in the channel, and the game's view says where things stand.
+	footer := ""
 	if len(rec.Log) > 0 {
-		start := max(0, len(rec.Log)-logLines)
-		v.Fields = append(v.Fields, games.Field{Name: "What just happened", Value: strings.Join(rec.Log[start:], "\n")})
+		footer = clip(rec.Log[len(rec.Log)-1], 200)
 	}
-	// No move counter here: it would show when players act in private.
-	footer := "game " + rec.ID
 	m := msg{embeds: []*discordgo.MessageEmbed{embed(v, footer)}}
 	if g.Over() {
 		again := customID{kind: "lobby", game: rec.ID, version: rec.Version, action: games.Act("rematch")}

@@ -254,7 +254,7 @@ func (b *Bot) actFor(rec *store.Game, seat int) {
 		_ = b.db.Save(rec)
 		return
 	}
-	events = append([]games.Event{games.Say("⏰ %s was away too long, so I made their move.", rec.Seats[seat].Name)}, events...)
+	events = append(events, games.Say("⏰ %s was away too long, so I made that move for them.", rec.Seats[seat].Name))
 	out, err := b.commit(rec, g, []games.Input{in}, events, before, -1, shownNothing)
 	if err != nil {
 		b.log.Error("act for absent player", "game", rec.ID, "err", err)
