@@ -47,6 +47,9 @@ func FuzzParseCustomID(f *testing.F) {
 		if c.kind == "lobby" && (!lobbyActions[c.action.Verb] || len(c.action.Args) > 0) {
 			t.Fatalf("%q: a lobby id with the action %+v", s, c.action)
 		}
+		if c.kind == "hand" && (c.version != 0 || !reflect.DeepEqual(c.action, games.Action{})) {
+			t.Fatalf("%q: a hand id with %+v", s, c)
+		}
 		if c.action.Text != "" {
 			t.Fatalf("%q: typed text from a custom_id", s)
 		}
