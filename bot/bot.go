@@ -32,11 +32,11 @@ type Bot struct {
 	now     func() time.Time
 	timers  *scheduler
 
-	mu      sync.Mutex
-	appID   string
-	botID   string
-	started bool
-	killed  atomic.Bool // a test's simulated kill (Config.Crash)
+	mu     sync.Mutex
+	appID  string
+	botID  string
+	bg     sync.WaitGroup
+	killed atomic.Bool // a test's simulated kill (Config.Crash)
 }
 
 // invitePermissions: View Channels, Send Messages, Embed Links, Read
@@ -133,8 +133,9 @@ func (b *Bot) Start() error {
 		}
 	}
 	b.lanes.release() // events that came in meanwhile now run after that work
-	b.started = true
-	go b.runTimers()
+	b.bg.Add(2)
+	go func() { defer b.bg.Done(); b.runTimers() }()
+	go func() { defer b.bg.Done(); b.runJanitor() }()
 	name := ""
 	if u := b.s.State.User; u != nil {
 		name = u.Username
@@ -158,10 +159,8 @@ func (b *Bot) Close() error {
 	case <-b.timers.stop:
 	default:
 		close(b.timers.stop)
-		if b.started {
-			<-b.timers.done
-		}
 	}
+	b.bg.Wait() // the timer loop and the janitor
 	err := b.s.Close()
 	b.lanes.close() // what is queued still runs; nothing new is taken
 	b.lanes.wait()
@@ -204,6 +203,30 @@ func (b *Bot) guard(what string, f func()) {
 		}
 	}()
 	f()
+}
+
+// compactAfter: a day after its end, a game's state and message ids are
+// no longer needed (its log replays it); its history stays for Retention.
+const compactAfter = 24 * time.Hour
+
+// runJanitor prunes ended games at start and once a day, so the database
+// stops growing once retention applies.
+func (b *Bot) runJanitor() {
+	for {
+		c, d, err := b.db.Prune(b.now(), compactAfter, b.cfg.Retention)
+		if err != nil {
+			b.log.Warn("prune ended games", "err", err)
+		} else if c+d > 0 {
+			b.log.Info("pruned ended games", "compacted", c, "deleted", d)
+		}
+		t := time.NewTimer(24 * time.Hour)
+		select {
+		case <-b.timers.stop:
+			t.Stop()
+			return
+		case <-t.C:
+		}
+	}
 }
 
 // tokenError turns Discord's "who are you?" answers into the one sentence

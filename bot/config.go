@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -33,7 +34,13 @@ type Config struct {
 	// TurnTimers overrides, per game, how long before an absent player is
 	// reminded and before a move is made for them ([remind, act]; 0: never).
 	TurnTimers map[string][2]time.Duration
+	// Retention is how long a finished game's history is kept
+	// (RETENTION_DAYS; 0 keeps it for ever).
+	Retention time.Duration
 }
+
+// DefaultRetention keeps a finished game's history for a year.
+const DefaultRetention = 365 * 24 * time.Hour
 
 // DefaultDBPath is where the database lives when DATABASE_PATH is unset.
 const DefaultDBPath = "cardbot.db"
@@ -58,6 +65,14 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	}
 	if c.DBPath == "" {
 		c.DBPath = DefaultDBPath
+	}
+	c.Retention = DefaultRetention
+	if v := strings.TrimSpace(getenv("RETENTION_DAYS")); v != "" {
+		days, err := strconv.Atoi(v)
+		if err != nil || days < 0 {
+			return c, fmt.Errorf("RETENTION_DAYS must be a whole number of days (0 keeps everything), not %q", v)
+		}
+		c.Retention = time.Duration(days) * 24 * time.Hour
 	}
 	if c.APIURL != "" {
 		u, err := url.Parse(c.APIURL)

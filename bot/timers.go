@@ -20,12 +20,11 @@ type scheduler struct {
 	mu       sync.Mutex
 	kick     chan struct{}
 	stop     chan struct{}
-	done     chan struct{}
 	inflight map[store.Due]bool
 }
 
 func newScheduler() *scheduler {
-	return &scheduler{kick: make(chan struct{}, 1), stop: make(chan struct{}), done: make(chan struct{}), inflight: map[store.Due]bool{}}
+	return &scheduler{kick: make(chan struct{}, 1), stop: make(chan struct{}), inflight: map[store.Due]bool{}}
 }
 
 // wake makes the loop look again, for a timer that may be due sooner.
@@ -41,7 +40,6 @@ func (t *scheduler) wake(time.Time) {
 const idleCheck = 30 * time.Second
 
 func (b *Bot) runTimers() {
-	defer close(b.timers.done)
 	for {
 		next := b.FireDue()
 		wait := idleCheck

@@ -115,11 +115,15 @@ func (p *Posts) RefOf(message string) (string, bool) {
 
 // Ended is what remains of a finished or cancelled game.
 type Ended struct {
-	ID      string `json:"id"`
-	Kind    string `json:"kind"`
-	Channel string `json:"channel"`
-	How     string `json:"how"`
-	Final   *Game  `json:"final,omitempty"` // the record as it was when the game ended
+	ID      string    `json:"id"`
+	Kind    string    `json:"kind"`
+	Channel string    `json:"channel"`
+	How     string    `json:"how"`
+	At      time.Time `json:"at,omitempty"`
+	// Final is the record as it was when the game ended; once compacted it
+	// keeps who played, the options and the seed, not the state, which the
+	// log replays.
+	Final *Game `json:"final,omitempty"`
 }
 
 // PlayerResult is one player's outcome of a finished game.

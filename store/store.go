@@ -391,7 +391,7 @@ func endTx(tx *bolt.Tx, g *Game, how string, results []PlayerResult) error {
 		}
 	}
 	g.Schema, g.Timers = Schema, nil
-	end, err := json.Marshal(Ended{ID: g.ID, Kind: g.Kind, Channel: g.Channel, How: how, Final: g})
+	end, err := json.Marshal(Ended{ID: g.ID, Kind: g.Kind, Channel: g.Channel, How: how, At: time.Now().UTC(), Final: g})
 	if err != nil {
 		return err
 	}
@@ -571,4 +571,94 @@ func (s *Store) Each(f func(g *Game, open bool) error) error {
 			return f(e.Final, false)
 		})
 	})
+}
+
+// Prune keeps the file from growing for ever: an ended game older than
+// compactAfter keeps only who played, how it ended, its seed and its log
+// (the state and the bot's message ids go), and one older than keep goes
+// entirely, log included (keep 0: never). Freed pages are reused by bbolt.
+// It reports how many games it compacted and deleted.
+func (s *Store) Prune(now time.Time, compactAfter, keep time.Duration) (compacted, deleted int, err error) {
+	type job struct {
+		id     string
+		remove bool
+	}
+	var jobs []job
+	err = s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketEnded).ForEach(func(k, v []byte) error {
+			var e Ended
+			if err := json.Unmarshal(v, &e); err != nil {
+				return err
+			}
+			switch age := now.Sub(e.At); {
+			case e.At.IsZero():
+			case keep > 0 && age > keep:
+				jobs = append(jobs, job{string(k), true})
+			case age > compactAfter && e.Final != nil && e.Final.State != nil:
+				jobs = append(jobs, job{string(k), false})
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return 0, 0, fmt.Errorf("prune: %w", err)
+	}
+	for len(jobs) > 0 {
+		n := min(len(jobs), 200)
+		batch := jobs[:n]
+		jobs = jobs[n:]
+		err := s.update(func(tx *bolt.Tx) error {
+			for _, j := range batch {
+				if err := pruneTx(tx, j.id, j.remove); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return compacted, deleted, fmt.Errorf("prune: %w", err)
+		}
+		for _, j := range batch {
+			if j.remove {
+				deleted++
+			} else {
+				compacted++
+			}
+		}
+	}
+	return compacted, deleted, nil
+}
+
+func pruneTx(tx *bolt.Tx, id string, remove bool) error {
+	if err := tx.Bucket(bucketPosts).Delete([]byte(id)); err != nil {
+		return err
+	}
+	ended := tx.Bucket(bucketEnded)
+	if remove {
+		c := tx.Bucket(bucketLog).Cursor()
+		prefix := []byte(id + "/")
+		var keys [][]byte
+		for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+			keys = append(keys, bytes.Clone(k))
+		}
+		for _, k := range keys {
+			if err := tx.Bucket(bucketLog).Delete(k); err != nil {
+				return err
+			}
+		}
+		return ended.Delete([]byte(id))
+	}
+	var e Ended
+	if err := json.Unmarshal(ended.Get([]byte(id)), &e); err != nil {
+		return err
+	}
+	e.Final.State, e.Final.Log, e.Final.Reacts, e.Final.Waiting = nil, nil, nil, nil
+	for i := range e.Final.Seats {
+		e.Final.Seats[i].HandToken = ""
+	}
+	v, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	return ended.Put([]byte(id), v)
 }

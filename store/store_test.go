@@ -300,3 +300,52 @@ func TestConcurrentWritesCommitTogether(t *testing.T) {
 		}
 	}
 }
+
+// Ended games are compacted after a day and deleted, log included, after
+// the retention; games that are still open are never touched.
+func TestPruneCompactsThenDeletes(t *testing.T) {
+	s, _ := openTemp(t)
+	defer s.Close()
+	for _, id := range []string{"old", "mid", "new"} {
+		g := &Game{ID: id, Channel: "c-" + id, State: json.RawMessage(`{"big":"` + strings.Repeat("x", 2000) + `"}`)}
+		if err := s.Commit(g, []Entry{{Input: games.Input{Seat: 1}}}, nil, &Ending{How: "finished"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	open := &Game{ID: "open", Channel: "c-open", State: json.RawMessage(`{}`)}
+	if err := s.Commit(open, []Entry{{Input: games.Input{Seat: 1}}}, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	// Back-date two endings.
+	for id, age := range map[string]time.Duration{"old": 400 * 24 * time.Hour, "mid": 3 * 24 * time.Hour} {
+		e, _ := s.Ended(id)
+		e.At = now.Add(-age)
+		v, _ := json.Marshal(e)
+		if err := s.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketEnded).Put([]byte(id), v) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, d, err := s.Prune(now, 24*time.Hour, 365*24*time.Hour)
+	if err != nil || c != 1 || d != 1 {
+		t.Fatalf("compacted %d deleted %d: %v", c, d, err)
+	}
+	if e, _ := s.Ended("old"); e != nil {
+		t.Fatal("a game past retention is still kept")
+	}
+	if h, _ := s.History("old"); len(h) != 0 {
+		t.Fatal("a deleted game's log is still kept")
+	}
+	if e, _ := s.Ended("mid"); e == nil || e.Final.State != nil || e.Final.ID != "mid" {
+		t.Fatalf("the compacted game: %+v", e)
+	}
+	if h, _ := s.History("mid"); len(h) != 1 {
+		t.Fatal("a compacted game lost its log")
+	}
+	if e, _ := s.Ended("new"); e == nil || e.Final.State == nil {
+		t.Fatal("a fresh ending was compacted")
+	}
+	if g, _ := s.Game("c-open"); g == nil {
+		t.Fatal("an open game was pruned")
+	}
+}
