@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"time"
 )
 
@@ -205,7 +206,9 @@ func Refuse(format string, args ...any) error {
 func Encode(g Game) ([]byte, error) { return json.Marshal(g) }
 
 // LoadJSON decodes into a fresh T; game packages use it as their Rules.Load.
-// A field the state no longer has is an error, never silently dropped.
+// A field the state no longer has is an error, never silently dropped, and
+// so is anything after the state. A state that implements Validator is
+// checked, so a damaged record is refused instead of breaking a view.
 func LoadJSON[T any, P interface {
 	*T
 	Game
@@ -216,7 +219,25 @@ func LoadJSON[T any, P interface {
 	if err := dec.Decode(&v); err != nil {
 		return nil, err
 	}
-	return P(&v), nil
+	if dec.More() {
+		return nil, fmt.Errorf("data after the state")
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("data after the state")
+	}
+	g := P(&v)
+	if val, ok := any(g).(Validator); ok {
+		if err := val.Valid(); err != nil {
+			return nil, fmt.Errorf("invalid state: %w", err)
+		}
+	}
+	return g, nil
+}
+
+// Validator is implemented by states that can check their own invariants
+// (lengths that must agree, indexes in range), for LoadJSON.
+type Validator interface {
+	Valid() error
 }
 
 // Opener is implemented by games that have something to say as they begin
