@@ -345,7 +345,7 @@ func TestStopOrRedrawKeepsAStuckPlayerIn(t *testing.T) {
 		t.Fatalf("Bea is offered %q, want only her Redraw", got)
 	}
 	refused(t, s, 1, "You can still play your Redraw card", VerbLose)
-	if d := s.Hand(1).Description; d != "**Your turn.** You may play a Stop or Redraw, which needs to beat nothing." {
+	if d := s.Hand(1).Description; d != "**Your turn.** Nothing in your hand beats **Pair of 8s** (Ann): you may play a Stop or Redraw, which needs to beat nothing." {
 		t.Errorf("prompt %q", d)
 	}
 }

@@ -25,8 +25,8 @@ func (s *State) Table() games.View {
 		Footer: fmt.Sprintf("Draw pile %d · discards %d · %s deals · %s", len(s.Pile.Draw), len(s.Pile.Discard), s.Names[0], ranking),
 	}
 	lines := []string{s.status()}
-	if len(s.Last) > 0 {
-		lines = append(lines, "*Just now:* "+clip(strings.Join(s.Last, " "), 900))
+	if just := s.justNow(); just != "" {
+		lines = append(lines, "*Just now:* "+just)
 	}
 	v.Description = strings.Join(lines, "\n")
 	if len(s.Trick) > 0 {
@@ -34,6 +34,27 @@ func (s *State) Table() games.View {
 	}
 	v.Fields = append(v.Fields, games.Field{Name: "Players", Value: s.playerLines()})
 	return v
+}
+
+// narrated marks the texts of the story events (endRound's "🏁 Round n
+// ends" and "💸 Round n ends"): the channel shows them as narration, so the
+// table does not repeat them.
+var narrated = []string{"🏁", "💸"}
+
+// justNow is what the last move did that the table no longer shows: a
+// trick that ended, a new deal. While a trick is on, the trick itself shows
+// the move, and once the game is over the result says it all.
+func (s *State) justNow() string {
+	if s.Over() || len(s.Trick) > 0 || s.Drawing != nil {
+		return ""
+	}
+	var out []string
+	for _, l := range s.Last {
+		if !slices.ContainsFunc(narrated, func(p string) bool { return strings.HasPrefix(l, p) }) {
+			out = append(out, l)
+		}
+	}
+	return clip(strings.Join(out, " "), 300)
 }
 
 // status says whose move it is and what it is, or how the game ended.
@@ -95,12 +116,12 @@ func (s *State) trickLines() string {
 func (s *State) playerLines() string {
 	var out []string
 	for i, p := range s.Players {
+		if s.Over() {
+			out = append(out, s.finalLine(i))
+			continue
+		}
 		mark := "▫️"
 		switch {
-		case s.Over() && s.Results()[i].Winner:
-			mark = "🏆"
-		case s.Over():
-			mark = "💀"
 		case s.actor() == i:
 			mark = "▶️"
 		case !s.holds(i):
@@ -119,6 +140,18 @@ func (s *State) playerLines() string {
 	return strings.Join(out, "\n")
 }
 
+// finalLine is a seat's score, chips left, as the sum that made it.
+func (s *State) finalLine(seat int) string {
+	p := s.Players[seat]
+	lost := s.Chips - p.Chips
+	line := fmt.Sprintf("**%s**: %s = %d at the start − %s lost", s.Names[seat],
+		plural(p.Chips, "1 chip", fmt.Sprintf("%d chips", p.Chips)), s.Chips, plural(lost, "1 round", fmt.Sprintf("%d rounds", lost)))
+	if slices.Contains(s.Losers, seat) {
+		return "💀 " + line + ", then owed one more"
+	}
+	return "🏆 " + line
+}
+
 func clip(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
@@ -129,7 +162,7 @@ func clip(s string, n int) string {
 // handRow is the hand as its owner sees it: positions and marked cards.
 func handRow(hand []Card) string {
 	if len(hand) == 0 {
-		return "— no cards: you're safe this round"
+		return "—"
 	}
 	parts := make([]string, len(hand))
 	for i, c := range hand {
@@ -139,7 +172,8 @@ func handRow(hand []Card) string {
 }
 
 // Hand is one seat's private view: its hand in order, and the controls for
-// exactly its legal moves.
+// exactly its legal moves. Reserves, chips and the trick are on the table;
+// the prompt names what the move has to beat.
 func (s *State) Hand(seat int) games.View {
 	if seat < 0 || seat >= len(s.Players) {
 		return games.View{Title: "Dealt!", Description: "You are not playing in this game."}
@@ -150,11 +184,7 @@ func (s *State) Hand(seat int) games.View {
 		Footer: "Coloured dots only tell copies apart · " + ranking,
 		Fields: []games.Field{
 			{Name: fmt.Sprintf("Your hand (%s, in the order you must keep)", cardCount(len(p.Hand))), Value: handRow(p.Hand)},
-			{Name: "Reserve · chips", Value: s.playerLinesFor(seat)},
 		},
-	}
-	if len(s.Trick) > 0 {
-		v.Fields = append(v.Fields, games.Field{Name: "Trick", Value: s.trickLines()})
 	}
 	switch {
 	case s.Over():
@@ -168,16 +198,6 @@ func (s *State) Hand(seat int) games.View {
 		s.controls(seat, &v)
 	}
 	return v
-}
-
-// playerLinesFor is the seat's own reserve and chips.
-func (s *State) playerLinesFor(seat int) string {
-	p := s.Players[seat]
-	res := "none left"
-	if len(p.Reserve) > 0 {
-		res = labels(p.Reserve)
-	}
-	return fmt.Sprintf("Reserve: %s · %s", res, plural(p.Chips, "1 chip", fmt.Sprintf("%d chips", p.Chips)))
 }
 
 // controls fills in the description and the controls for the player to act.
@@ -266,13 +286,16 @@ func (s *State) prompt(seat int, ms []Move, canTake bool) string {
 		return fmt.Sprintf("**You have %s and no reserve card left: you lose this round.** Give up to end it.", what)
 	}
 	var can []string
+	head := "**Your turn.** You may "
 	combos := slices.ContainsFunc(ms, func(m Move) bool { return m.Special == 0 })
-	if combos {
-		if b != nil {
-			can = append(can, fmt.Sprintf("beat **%s** (%s) with touching cards", b, s.Names[best(s.Trick).Seat]))
-		} else {
-			can = append(can, "play any combination of touching cards")
-		}
+	switch {
+	case combos && b != nil:
+		can = append(can, fmt.Sprintf("beat **%s** (%s) with touching cards", b, s.Names[best(s.Trick).Seat]))
+	case combos:
+		can = append(can, "play any combination of touching cards")
+	case b != nil:
+		// The trick is on the table only: say what can't be beaten.
+		head = fmt.Sprintf("**Your turn.** Nothing in your hand beats **%s** (%s): you may ", b, s.Names[best(s.Trick).Seat])
 	}
 	if canTake {
 		can = append(can, "take a reserve card into your hand")
@@ -280,7 +303,7 @@ func (s *State) prompt(seat int, ms []Move, canTake bool) string {
 	if slices.ContainsFunc(ms, func(m Move) bool { return m.Special != 0 }) {
 		can = append(can, "play a Stop or Redraw, which needs to beat nothing")
 	}
-	return "**Your turn.** You may " + strings.Join(can, ", or ") + "."
+	return head + strings.Join(can, ", or ") + "."
 }
 
 // playLabel shows a play as its owner reads it.

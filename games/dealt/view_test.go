@@ -241,8 +241,9 @@ func TestHandView(t *testing.T) {
 	if row != "`1` 🔴7 · `2` 🔴X · `3` 🔴12 · `4` 🔴Stop" {
 		t.Errorf("hand row %q", row)
 	}
-	if !strings.Contains(v.Fields[1].Value, "Reserve: 3 11 · 2 chips") {
-		t.Errorf("reserve field %q", v.Fields[1].Value)
+	// Reserves and chips are public: on the table, not again in the hand.
+	if len(v.Fields) != 1 || strings.Contains(gamestest.Text(v), "chips") {
+		t.Errorf("the hand repeats the table: %+v", v.Fields)
 	}
 	if !strings.Contains(v.Description, "Your lead") {
 		t.Errorf("description %q", v.Description)
@@ -278,12 +279,28 @@ func TestTableIsCompact(t *testing.T) {
 	if lines := strings.Count(text, "\n") + 1; lines > 20 {
 		t.Errorf("table is %d lines:\n%s", lines, text)
 	}
-	for _, want := range []string{"Eve** to beat **Solo 8** (Dan)", "Dan: 8 — Solo 8 ⭐", "Cat: took a reserve card", "**Ann**: 1 card · no reserves · 2 chips", "Just now:* Dan plays 8: Solo 8."} {
+	for _, want := range []string{"Eve** to beat **Solo 8** (Dan)", "Dan: 8 — Solo 8 ⭐", "Cat: took a reserve card", "**Ann**: 1 card · no reserves · 2 chips"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("table lacks %q:\n%s", want, text)
 		}
 	}
+	// Dan's play is in the trick: it is not told again.
+	if strings.Contains(text, "Just now") {
+		t.Errorf("the table repeats the last move:\n%s", text)
+	}
 	if err := gamestest.Fits(v, 1); err != nil {
 		t.Error(err)
+	}
+	// Once the trick is over, what ended it is told.
+	must(t, s, 4, VerbPlay, "1_redraw")
+	for s.Drawing != nil {
+		must(t, s, s.Drawing.Seat, VerbPut, "0")
+	}
+	text = gamestest.Text(s.Table())
+	if !strings.Contains(text, "*Just now:* ") || !strings.Contains(text, "leads the next trick") {
+		t.Errorf("the table doesn't say how the trick ended:\n%s", text)
+	}
+	if gamestest.Lines(s.Table()) > 20 {
+		t.Errorf("the table takes %d lines:\n%s", gamestest.Lines(s.Table()), gamestest.Render(s.Table()))
 	}
 }

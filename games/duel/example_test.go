@@ -62,7 +62,7 @@ func TestWorkedExample(t *testing.T) {
 	if got := labels(v); !slices.Equal(got, []string{"Defend with 10 (×1)", "Top of deck (2 left)"}) {
 		t.Fatalf("B's choices: %v", got)
 	}
-	if !strings.Contains(s.Table().Description, "Bob must answer Ann's 7♦") {
-		t.Errorf("table: %q", s.Table().Description)
+	if tv := viewText(s.Table()); !strings.Contains(tv, "Attack: **7♦** (7) by Ann") || !strings.Contains(tv, "Bob must answer it") {
+		t.Errorf("table: %s", tv)
 	}
 }

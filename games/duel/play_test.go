@@ -301,8 +301,8 @@ func TestTableShowsPublicInfoOnly(t *testing.T) {
 	must(t, s, 0, VerbHand, "KS")
 	v := s.Table()
 	text := viewText(v)
-	for _, want := range []string{"Ann** is on offense", "Bob must answer Ann's K♠", "Hand: 2 cards", "Deck: 2 cards",
-		"Discard (2, top last): 6♦ 8♦", "Damage: **7 / 22** (7♠)", "Attack: **K♠** (10) by Ann"} {
+	for _, want := range []string{"Ann** is on offense", "Attack: **K♠** (10) by Ann", "Bob must answer it", "Hand: 2 · Deck: 2",
+		"Discard (top last): 6♦ 8♦", "Damage: **7 / 22** (7♠)"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("table lacks %q:\n%s", want, text)
 		}
@@ -315,6 +315,16 @@ func TestTableShowsPublicInfoOnly(t *testing.T) {
 	checkLayout(t, v)
 	if h := s.Hand(0); !strings.Contains(viewText(h), "2♣ 9♠") || !strings.Contains(h.Description, "It's Bob's move") {
 		t.Errorf("Ann's hand view: %s", viewText(h))
+	}
+	// The attack card is on the table once.
+	if n := strings.Count(text, "K♠"); n != 1 {
+		t.Errorf("the table shows the attack %d times:\n%s", n, text)
+	}
+	// The hand does not repeat the table's public status.
+	for seat := range s.Players {
+		if h := viewText(s.Hand(seat)); strings.Contains(h, "Damage") || strings.Contains(h, "Discard") || strings.Contains(h, "6♦") {
+			t.Errorf("seat %d's hand repeats the table:\n%s", seat, h)
+		}
 	}
 }
 

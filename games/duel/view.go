@@ -9,7 +9,7 @@ import (
 )
 
 // Table is the public view: sizes, discards, damage and the exchange, never
-// what is in a hand or what a player is picking.
+// what is in a hand or what a player is picking. Each fact is shown once.
 func (s *State) Table() games.View {
 	v := games.View{
 		Title:  fmt.Sprintf("Card Duel — %s vs %s", s.Names[0], s.Names[1]),
@@ -28,29 +28,73 @@ func (s *State) Table() games.View {
 			s.HandLimit, strings.Join(lines, "\n"))
 		return v
 	}
+	var lines []string
 	switch s.Phase {
 	case PhasePlay:
-		v.Description = fmt.Sprintf("**%s** is on offense ⚔️, **%s** on defense 🛡️.\n➡️ %s.",
-			s.Names[s.Offense], s.Names[1-s.Offense], s.stepLine())
+		lines = append(lines,
+			fmt.Sprintf("**%s** is on offense ⚔️, **%s** on defense 🛡️.", s.Names[s.Offense], s.Names[1-s.Offense]))
+		if s.Step == StepAttack {
+			lines = append(lines, "➡️ "+s.stepLine()+".")
+		}
+		if s.Last != "" {
+			lines = append(lines, "Last: "+s.Last)
+		}
 	case PhaseOver:
-		v.Description = fmt.Sprintf("🏆 **%s wins the duel!** %s", s.Names[s.Winner], s.End)
+		lines = append(lines, s.resultLine()+" "+s.End,
+			fmt.Sprintf("Score = damage dealt: %s · %s", s.scoreTerms(s.Winner), s.scoreTerms(1-s.Winner)))
 	}
+	v.Description = strings.Join(lines, "\n")
 	for seat := range s.Players {
 		v.Fields = append(v.Fields, games.Field{Name: s.sideTitle(seat), Value: s.sidePublic(seat), Inline: true})
 	}
 	if s.Attack != nil {
-		ex := fmt.Sprintf("Attack: **%s** (%d) by %s\nDefense: ", *s.Attack, value(*s.Attack), s.Names[s.Offense])
-		if s.Defense != nil {
-			ex += fmt.Sprintf("**%s** (%d) by %s — the attack got through", *s.Defense, value(*s.Defense), s.Names[1-s.Offense])
-		} else {
-			ex += "— (waiting for " + s.Names[1-s.Offense] + ")"
-		}
-		v.Fields = append(v.Fields, games.Field{Name: "Exchange in progress", Value: ex})
-	}
-	if s.Last != "" {
-		v.Fields = append(v.Fields, games.Field{Name: "Last exchange", Value: s.Last})
+		v.Fields = append(v.Fields, games.Field{Name: "Exchange in progress", Value: s.exchange()})
 	}
 	return v
+}
+
+// exchange shows the cards of the exchange and the move it waits for.
+func (s *State) exchange() string {
+	att, def := s.Names[s.Offense], s.Names[1-s.Offense]
+	ex := fmt.Sprintf("Attack: **%s** (%d) by %s\nDefense: ", *s.Attack, value(*s.Attack), att)
+	if s.Defense == nil {
+		return ex + fmt.Sprintf("➡️ %s must answer it", def)
+	}
+	return ex + fmt.Sprintf("**%s** (%d) by %s — it got through: ➡️ %s must deal damage", *s.Defense, value(*s.Defense), def, att)
+}
+
+// exchangeLine is the exchange on the table and the move it waits for.
+func (s *State) exchangeLine() string {
+	att, def := s.Names[s.Offense], s.Names[1-s.Offense]
+	switch s.Step {
+	case StepDefend:
+		return fmt.Sprintf("%s must answer %s's %s (%d)", def, att, *s.Attack, value(*s.Attack))
+	case StepDamage:
+		return fmt.Sprintf("%s's %s (%d) got through %s's %s (%d): %s must deal damage to %s",
+			att, *s.Attack, value(*s.Attack), def, *s.Defense, value(*s.Defense), att, def)
+	}
+	return s.stepLine()
+}
+
+// resultLine says who won the duel and by how much damage.
+func (s *State) resultLine() string {
+	w := s.Winner
+	return fmt.Sprintf("🏆 **%s wins the duel, %d damage to %d.**", s.Names[w],
+		total(s.Players[1-w].Damage), total(s.Players[w].Damage))
+}
+
+// scoreTerms is one seat's score with every damage card that makes it up:
+// "Ann 25 (A♠ 11 + K♦ 10 + 4♣ 4)".
+func (s *State) scoreTerms(seat int) string {
+	dealt := s.Players[1-seat].Damage
+	if len(dealt) == 0 {
+		return fmt.Sprintf("%s **0** (no damage)", s.Names[seat])
+	}
+	terms := make([]string, len(dealt))
+	for i, c := range dealt {
+		terms[i] = fmt.Sprintf("%s %d", c, value(c))
+	}
+	return fmt.Sprintf("%s **%d** (%s)", s.Names[seat], total(dealt), strings.Join(terms, " + "))
 }
 
 // sideTitle names a seat with its role.
@@ -62,24 +106,28 @@ func (s *State) sideTitle(seat int) string {
 		return s.Names[seat]
 	}
 	if seat == s.Offense {
-		return "⚔️ " + s.Names[seat] + " (offense)"
+		return "⚔️ " + s.Names[seat]
 	}
-	return "🛡️ " + s.Names[seat] + " (defense)"
+	return "🛡️ " + s.Names[seat]
 }
 
-// sidePublic is what everyone may know about a seat.
+// sidePublic is what everyone may know about a seat, in three short lines.
+// Once the duel is over the damage is in the score line instead.
 func (s *State) sidePublic(seat int) string {
 	p := s.Players[seat]
-	dmg := fmt.Sprintf("**%d / %d**", total(p.Damage), s.Life)
+	piles := fmt.Sprintf("Hand: %d · Deck: %d", len(p.Hand), len(p.Deck))
+	discard := "Discard: —"
+	if len(p.Discard) > 0 {
+		discard = "Discard (top last): " + games.CardList(p.Discard)
+	}
+	if s.Phase == PhaseOver {
+		return piles + fmt.Sprintf(" · Discard: %d", len(p.Discard))
+	}
+	dmg := fmt.Sprintf("Damage: **%d / %d**", total(p.Damage), s.Life)
 	if len(p.Damage) > 0 {
 		dmg += " (" + games.CardList(p.Damage) + ")"
 	}
-	discard := "Discard: —"
-	if len(p.Discard) > 0 {
-		discard = fmt.Sprintf("Discard (%d, top last): %s", len(p.Discard), games.CardList(p.Discard))
-	}
-	return fmt.Sprintf("Hand: %s\nDeck: %s\n%s\nDamage: %s",
-		cardCount(len(p.Hand)), cardCount(len(p.Deck)), discard, dmg)
+	return dmg + "\n" + piles + "\n" + discard
 }
 
 // cardCount writes "1 card", "5 cards".
@@ -90,7 +138,8 @@ func cardCount(n int) string {
 	return fmt.Sprintf("%d cards", n)
 }
 
-// Hand is one seat's private view with the controls for its legal moves.
+// Hand is one seat's private view: the cards in hand and the move to make,
+// with the controls for it. The public status is on the table only.
 func (s *State) Hand(seat int) games.View {
 	if seat < 0 || seat >= len(s.Players) {
 		return games.View{Title: "Card Duel", Description: "You are not playing in this duel."}
@@ -102,14 +151,12 @@ func (s *State) Hand(seat int) games.View {
 	v := games.View{Title: "Your cards — Card Duel"}
 	v.Fields = []games.Field{
 		{Name: fmt.Sprintf("Hand (%s, worth %d)", cardCount(len(p.Hand)), total(p.Hand)), Value: games.CardList(p.Hand)},
-		{Name: "You", Value: s.sidePublic(seat), Inline: true},
-		{Name: "Opponent: " + s.Names[1-seat], Value: s.sidePublic(1 - seat), Inline: true},
 	}
 	switch {
 	case s.Phase == PhaseOver:
-		v.Description = fmt.Sprintf("The duel is over: **%s** wins. %s", s.Names[s.Winner], s.End)
+		v.Description = "The duel is over. " + s.resultLine()
 	case s.actor() != seat:
-		v.Description = fmt.Sprintf("It's %s's move: %s.", s.Names[s.actor()], s.stepLine())
+		v.Description = fmt.Sprintf("It's %s's move: %s.", s.Names[s.actor()], s.exchangeLine())
 	default:
 		v.Description = s.moveHelp(seat)
 		v.Buttons = s.moveButtons(seat)

@@ -2,6 +2,7 @@ package life
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -110,11 +111,14 @@ func TestMarkers(t *testing.T) {
 	}
 	react(t, st, 0, 2, "m4", true) // the marker is available again
 
-	if !strings.Contains(st.Table().Fields[0].Value, "🎭 given 3 · received 0 · left 0") {
-		t.Errorf("table markers: %s", st.Table().Fields[0].Value)
+	// Each score shows every term: cards, markers received, markers not given.
+	if f := st.Table().Fields[0]; !strings.Contains(f.Name, fmt.Sprintf("— %s pts = %d on cards + 0 🎭 received − 0 🎭 not given",
+		signed(st.Score(0)), st.cardPoints(0))) {
+		t.Errorf("table markers: %s", f.Name)
 	}
-	if !strings.Contains(st.Table().Fields[1].Value, "🎭 given 0 · received 2 · left 3") {
-		t.Errorf("table markers: %s", st.Table().Fields[1].Value)
+	if f := st.Table().Fields[1]; !strings.Contains(f.Name, fmt.Sprintf("— %s pts = %d on cards + 2 🎭 received − 3 🎭 not given",
+		signed(st.Score(1)), st.cardPoints(1))) {
+		t.Errorf("table markers: %s", f.Name)
 	}
 
 	// The awards survive a reload.
@@ -150,7 +154,7 @@ func TestFinalScoreCountsMarkers(t *testing.T) {
 	if s := off.Results()[0].Score; s != 10 {
 		t.Errorf("score without role play %d", s)
 	}
-	if strings.Contains(off.Table().Fields[0].Value, "🎭") {
+	if strings.Contains(off.Table().Fields[0].Name+off.Table().Fields[0].Value, "🎭") {
 		t.Error("markers shown without role play")
 	}
 }

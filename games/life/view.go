@@ -2,33 +2,41 @@ package life
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/cardtable/cardbot/games"
 )
 
-// Table is the public view: everything in this game is public.
+// Table is the public view: everything in this game is public, and each
+// fact is on it once — a seat is two lines, its score and its advantages.
 func (s *State) Table() games.View {
 	v := games.View{
 		Title:       s.title(),
-		Description: s.status(-1),
-		Footer:      fmt.Sprintf("Draw pile %d · discards %d", len(s.Pile.Draw), len(s.Pile.Discard)),
+		Description: s.status(),
+		Footer:      fmt.Sprintf("🂠 lost (face down) · draw pile %d · discards %d", len(s.Pile.Draw), len(s.Pile.Discard)),
 	}
 	for seat := range s.Players {
-		v.Fields = append(v.Fields, games.Field{Name: s.fieldName(seat), Value: s.board(seat), Inline: true})
+		v.Fields = append(v.Fields, games.Field{Name: s.fieldName(seat), Value: s.board(seat)})
 	}
 	return v
 }
 
-// Hand is one player's own board with the controls for their move.
+// Hand is one player's decision: nothing in this game is private, so it
+// holds the challenge and, on the player's move, their advantages with the
+// controls for it, and what only concerns this player (markers to give, the
+// swap).
 func (s *State) Hand(seat int) games.View {
 	if seat < 0 || seat >= len(s.Players) {
 		return games.View{Title: gameName, Description: "You don't have a seat in this game."}
 	}
 	v := games.View{
 		Title:       s.Players[seat] + " — your life",
-		Description: s.status(seat),
-		Fields:      []games.Field{{Name: s.fieldName(seat), Value: s.board(seat)}},
+		Description: s.prompt(seat),
+	}
+	if (s.Phase == phaseChoose || s.Phase == phaseDecide) && s.current() == seat {
+		// The advantages are what the move is decided on.
+		v.Fields = []games.Field{{Name: "Your advantages", Value: s.advantages(seat)}}
 	}
 	switch {
 	case s.Phase == phaseIntro && seat == 0:
@@ -98,116 +106,144 @@ func (s *State) title() string {
 	return fmt.Sprintf("%s — Round %d of %d: %s", gameName, s.Round+1, rounds, stageNames[s.Round])
 }
 
-// status is the description: what is happening, addressed to viewer (-1: everyone).
-func (s *State) status(viewer int) string {
-	var b strings.Builder
+// status is the table's description: the latest outcome and whose move it
+// is, or the result.
+func (s *State) status() string {
+	var lines []string
 	switch s.Phase {
 	case phaseIntro:
-		b.WriteString("The cards are dealt. Meet the characters:\n")
-		for seat, name := range s.Players {
-			hi, lo := bounds(s.Start[seat])
-			fmt.Fprintf(&b, "• **%s** — strongest %s (%s), weakest %s (%s)\n",
-				name, advNames[hi], s.Start[seat][hi], advNames[lo], s.Start[seat][lo])
-		}
+		intro := "The cards are dealt. "
 		if s.Roleplay {
-			b.WriteString("Introduce your character with /say. ")
+			intro += "Introduce your character with /say. "
 		}
-		fmt.Fprintf(&b, "%s (the dealer) opens Childhood when the table is ready.", s.Players[0])
-		if viewer == 0 {
-			b.WriteString("\nPress **Begin** when everyone is ready.")
-		}
+		lines = append(lines, fmt.Sprintf("%s**%s** (the dealer) opens Childhood when the table is ready.", intro, s.Players[0]))
 	case phaseChoose, phaseDecide:
 		if s.Last != "" {
-			b.WriteString("Last: " + s.Last + "\n")
+			lines = append(lines, "Last: "+s.Last)
 		}
 		cur := s.current()
 		c := *s.Challenge
-		stage := stageNames[s.stage(cur, s.Round)]
-		who := "**" + s.Players[cur] + "**'s"
-		if viewer == cur {
-			who = "Your"
+		line := fmt.Sprintf("▶ **%s**'s %s challenge: **%s** (%d) — ", s.Players[cur], stageNames[s.stage(cur, s.Round)], c, c.PipValue())
+		if s.Phase == phaseDecide {
+			line += "beaten; deciding whether to take it into their life."
+		} else {
+			line += "choosing an advantage."
 		}
-		fmt.Fprintf(&b, "%s %s challenge: **%s** (%d).\n", who, stage, c, c.PipValue())
-		switch {
-		case s.Phase == phaseDecide && viewer == cur:
-			fmt.Fprintf(&b, "You beat it! Take the %s in place of any one advantage (face up or face down), or keep yours.", c)
-		case s.Phase == phaseDecide:
-			fmt.Fprintf(&b, "%s beat it and is deciding whether to take the %s into their life.", s.Players[cur], c)
-		case viewer == cur && s.faceUp(cur) == 0:
-			b.WriteString("Nothing is left face up: roll anyway, for the story.")
-		case viewer == cur:
-			fmt.Fprintf(&b, "Choose a face-up advantage. You need a roll of at least %d and at most that advantage.", s.lowestWin(c))
-		default:
-			fmt.Fprintf(&b, "Waiting for %s to choose an advantage.", s.Players[cur])
-		}
+		lines = append(lines, line)
 	case phaseOver:
 		if s.Last != "" {
-			b.WriteString("Last: " + s.Last + "\n")
+			lines = append(lines, "Last: "+s.Last)
 		}
-		b.WriteString("Every life has been lived.")
-		for _, r := range s.Results() {
-			mark := ""
-			if r.Winner {
-				mark = " 🏆"
-			}
-			fmt.Fprintf(&b, "\n**%s** — %s%s", s.Players[r.Seat], s.scoreLine(r.Seat), mark)
-		}
+		lines = append(lines, "Every life has been lived. "+s.winnerLine())
 	}
-	if viewer >= 0 && s.dead(viewer) && s.Phase != phaseOver {
-		fmt.Fprintf(&b, "\nYour character died in %s; the others play on.", stageNames[s.DiedIn[viewer]])
-	}
-	if viewer >= 0 && s.canSwap(viewer) {
-		if s.Swapped[viewer] {
-			b.WriteString("\nYou face Career before Romance; you can change that until Romance begins.")
-		} else {
-			b.WriteString("\nYou may swap Romance and Career for your character until Romance begins.")
-		}
-	}
-	return b.String()
+	return strings.Join(lines, "\n")
 }
 
+// prompt is a hand's description: the move at hand, addressed to viewer.
+func (s *State) prompt(viewer int) string {
+	var lines []string
+	switch s.Phase {
+	case phaseIntro:
+		if viewer == 0 {
+			lines = append(lines, "Press **Begin** to open Childhood when everyone is ready.")
+		} else {
+			lines = append(lines, fmt.Sprintf("Waiting for **%s** (the dealer) to open Childhood.", s.Players[0]))
+		}
+	case phaseChoose, phaseDecide:
+		cur := s.current()
+		c := *s.Challenge
+		stage := stageNames[s.stage(cur, s.Round)]
+		switch {
+		case viewer != cur:
+			lines = append(lines, fmt.Sprintf("▶ **%s**'s turn: %s challenge %s (%d).", s.Players[cur], stage, c, c.PipValue()))
+		case s.Phase == phaseDecide:
+			lines = append(lines, fmt.Sprintf("Your %s challenge: **%s** (%d) — you beat it! Take it in place of any one advantage (face up or face down), or keep yours.",
+				stage, c, c.PipValue()))
+		case s.faceUp(cur) == 0:
+			lines = append(lines, fmt.Sprintf("Your %s challenge: **%s** (%d). Nothing is left face up: roll anyway, for the story.", stage, c, c.PipValue()))
+		default:
+			lines = append(lines, fmt.Sprintf("Your %s challenge: **%s** (%d). Choose a face-up advantage: you need a roll of at least %d and at most that advantage.",
+				stage, c, c.PipValue(), s.lowestWin(c)))
+		}
+	case phaseOver:
+		lines = append(lines, "Every life has been lived. Your score: "+s.scoreTerms(viewer)+".")
+	}
+	if s.dead(viewer) && s.Phase != phaseOver {
+		lines = append(lines, fmt.Sprintf("Your character died in %s; the others play on.", stageNames[s.DiedIn[viewer]]))
+	}
+	if s.canSwap(viewer) {
+		if s.Swapped[viewer] {
+			lines = append(lines, "You face Career before Romance; you can change that until Romance begins.")
+		} else {
+			lines = append(lines, "You may swap Romance and Career for your character until Romance begins.")
+		}
+	}
+	if given, _ := s.markers(viewer); s.Roleplay && s.Phase != phaseOver && given < startMarkers {
+		lines = append(lines, fmt.Sprintf("🎭 You have %s to give: react 🎭 to another player's /say line.",
+			plural(startMarkers-given, "marker")))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// fieldName is a seat's first line: who, and the score with every term.
 func (s *State) fieldName(seat int) string {
 	name := s.Players[seat]
+	if s.dead(seat) {
+		name = "💀 " + name + " (died in " + stageNames[s.DiedIn[seat]] + ")"
+	}
 	switch {
-	case s.dead(seat):
-		name = "💀 " + name
+	case s.Phase == phaseOver && slices.Contains(s.winners(), seat):
+		name = "🏆 " + name
 	case (s.Phase == phaseChoose || s.Phase == phaseDecide) && s.current() == seat:
 		name = "▶ " + name
 	}
-	if seat == 0 {
-		name += " (dealer)"
-	}
-	return fmt.Sprintf("%s — %s", name, plural(s.Score(seat), "pt"))
+	return name + " — " + s.scoreTerms(seat)
 }
 
-// board shows a seat's six advantages, score and markers.
-func (s *State) board(seat int) string {
-	var b strings.Builder
+// scoreTerms is a score with the terms that make it up: "47 pts = 50 on
+// cards + 1 🎭 received − 4 🎭 not given".
+func (s *State) scoreTerms(seat int) string {
+	if !s.Roleplay {
+		return signed(s.Score(seat)) + " pts on the face-up cards"
+	}
+	given, received := s.markers(seat)
+	return fmt.Sprintf("%s pts = %d on cards + %d 🎭 received − %d 🎭 not given",
+		signed(s.Score(seat)), s.cardPoints(seat), received, startMarkers-given)
+}
+
+// signed writes a number with a real minus sign.
+func signed(n int) string {
+	if n < 0 {
+		return fmt.Sprintf("−%d", -n)
+	}
+	return fmt.Sprint(n)
+}
+
+// advantages lists a seat's six advantages one to a line, for its own move.
+func (s *State) advantages(seat int) string {
+	lines := make([]string, len(advNames))
 	for i, sl := range s.Boards[seat] {
 		if sl.Up {
-			fmt.Fprintf(&b, "%s: **%s**\n", advNames[i], sl.Card)
+			lines[i] = fmt.Sprintf("%s: **%s**", advNames[i], sl.Card)
 		} else {
-			fmt.Fprintf(&b, "🂠 %s (lost)\n", advNames[i])
+			lines[i] = fmt.Sprintf("🂠 %s (lost)", advNames[i])
 		}
 	}
-	if s.Phase == phaseOver {
-		fmt.Fprintf(&b, "Final score: %d", s.Score(seat))
-	} else {
-		fmt.Fprintf(&b, "Score so far: %d", s.Score(seat))
-	}
-	if s.Roleplay {
-		given, received := s.markers(seat)
-		fmt.Fprintf(&b, "\n🎭 given %d · received %d · left %d", given, received, startMarkers-given)
-	}
-	if s.Swapped[seat] {
-		order := make([]string, rounds)
-		for r := range order {
-			order[r] = stageNames[s.stage(seat, r)]
+	return strings.Join(lines, "\n")
+}
+
+// board shows a seat's six advantages on one line.
+func (s *State) board(seat int) string {
+	parts := make([]string, 0, len(advNames)+1)
+	for i, sl := range s.Boards[seat] {
+		if sl.Up {
+			parts = append(parts, fmt.Sprintf("%s **%s**", advNames[i], sl.Card))
+		} else {
+			parts = append(parts, advNames[i]+" 🂠")
 		}
-		b.WriteString("\nOrder: " + strings.Join(order, " → "))
 	}
-	if s.dead(seat) {
-		fmt.Fprintf(&b, "\nDied in %s", stageNames[s.DiedIn[seat]])
+	if s.Swapped[seat] && s.Round < 4 && s.Phase != phaseOver {
+		parts = append(parts, "🔀 Career before Romance")
 	}
-	return b.String()
+	return strings.Join(parts, " · ")
 }

@@ -170,8 +170,12 @@ func TestGameOverEndsAtOnce(t *testing.T) {
 		!strings.Contains(st[0].Text, "🏆 **Ann**: 20 − 2 = 18 (played Game Over)") || !strings.Contains(st[0].Text, "**Bob**: 10 − 10 = 0") {
 		t.Fatalf("events: %s", allText(evs))
 	}
+	if tv := text(s.Table()); !strings.Contains(tv, "🏆 **Ann** (Game Over): 20 − 2 cards = **18** (🟥4 🟦5)") ||
+		!strings.Contains(tv, "**Bob**: 10 − 10 = **0** (🟩1 🟩9)") || !strings.Contains(tv, "Game over:** Ann played Game Over") {
+		t.Fatalf("table: %s", tv)
+	}
 	refused(t, s, 1, "The game is over", play("G1", ""))
-	if v := s.Hand(1); len(v.Buttons) != 0 || !strings.Contains(v.Description, "Your score: **0**") {
+	if v := s.Hand(1); len(v.Buttons) != 0 || !strings.Contains(v.Description, "Your score: **0** = 10 − 10") {
 		t.Fatalf("hand after the end: %v %s", keys(v), v.Description)
 	}
 }
@@ -190,7 +194,8 @@ func TestGoingOutAndScores(t *testing.T) {
 		t.Fatalf("events: %s", allText(evs))
 	}
 	tv := text(s.Table())
-	if !strings.Contains(tv, "Cy**: 10 − 14 = −4 · Red 5, Green 9") || !strings.Contains(tv, "Game over:** Ann went out") {
+	if !strings.Contains(tv, "Cy**: 10 − 14 = **−4** (🟥5 🟩9)") || !strings.Contains(tv, "🏆 **Ann** (went out): **20**") ||
+		!strings.Contains(tv, "Game over:** Ann went out") {
 		t.Fatalf("table: %s", tv)
 	}
 	// Ties share the win.

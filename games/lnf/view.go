@@ -13,16 +13,23 @@ import (
 const maxSwapButtons = 19
 
 // Table is the public view: the top card, whose turn, hand sizes, piles and,
-// at the end, the scores and what was left in each hand.
+// at the end, the scores with what was left in each hand. Each fact once.
 func (s *State) Table() games.View {
 	v := games.View{Title: Name, Footer: fmt.Sprintf("Deck %s · discard pile %s",
 		plural(len(s.Pile.Draw), "card"), plural(len(s.Pile.Discard), "card"))}
 	var b strings.Builder
+	last := s.Last
 	switch s.Phase {
 	case PhaseExchange:
-		fmt.Fprintf(&b, "Before the first card is turned, everyone may swap one card with the deck.\n⏳ Waiting for %s.", s.names(s.ToAct()))
+		b.WriteString("Before the first card is turned, everyone may swap one card with the deck.")
 	case PhasePlay:
-		fmt.Fprintf(&b, "%s\n▶ **%s** to play.", s.topLine(), s.Names[s.Turn])
+		top := s.topLine()
+		// A plain play is the top card: say who played it there, once.
+		if t, ok := s.top(); ok && strings.HasSuffix(s.Last, " played "+t.String()+".") {
+			top += " · played by " + strings.TrimSuffix(s.Last, " played "+t.String()+".")
+			last = ""
+		}
+		fmt.Fprintf(&b, "%s\n▶ **%s** to play.", top, s.Names[s.Turn])
 	case PhaseOver:
 		how := "went out"
 		if s.Ended == endGameOver {
@@ -30,15 +37,21 @@ func (s *State) Table() games.View {
 		}
 		fmt.Fprintf(&b, "🏁 **Game over:** %s %s.", s.Names[s.Ender], how)
 	}
-	fmt.Fprintf(&b, "\nLast: %s", s.Last)
+	if last != "" {
+		fmt.Fprintf(&b, "\nLast: %s", last)
+	}
+	var votes []string
 	for _, a := range s.Appeals {
 		if a.Open {
-			fmt.Fprintf(&b, "\n⚖️ Vote open: %s's appeal against %s.", s.Names[a.Appellant], s.Names[a.Offender])
+			votes = append(votes, fmt.Sprintf("%s's appeal against %s", s.Names[a.Appellant], s.Names[a.Offender]))
 		}
+	}
+	if len(votes) > 0 {
+		b.WriteString("\n⚖️ Vote open: " + strings.Join(votes, "; ") + ".")
 	}
 	v.Description = b.String()
 	if s.Over() {
-		v.Fields = []games.Field{{Name: "Scores", Value: s.scoreLines(true, true)}}
+		v.Fields = []games.Field{{Name: "Scores: out 20 · Game Over 20 − cards left · others 10 − numbers left", Value: s.finalScores()}}
 		return v
 	}
 	var lines []string
@@ -49,13 +62,64 @@ func (s *State) Table() games.View {
 			mark = "✅ "
 		case s.Phase == PhaseExchange:
 			mark = "⏳ "
-		case s.Turn == seat:
-			mark = "▶ "
 		}
 		lines = append(lines, fmt.Sprintf("%s**%s** — %s", mark, s.Names[seat], plural(len(h), "card")))
 	}
 	v.Fields = []games.Field{{Name: "Players", Value: strings.Join(lines, "\n")}}
 	return v
+}
+
+// finalScores is one line per seat: the score with every term of it and
+// the cards left in hand.
+func (s *State) finalScores() string {
+	var lines []string
+	for _, r := range s.Results() {
+		line := ""
+		if r.Winner {
+			line = "🏆 "
+		}
+		line += "**" + s.Names[r.Seat] + "**"
+		switch {
+		case r.Seat == s.Ender && s.Ended == endOut:
+			line += fmt.Sprintf(" (went out): **%s**", signed(r.Score))
+		case r.Seat == s.Ender:
+			line += " (Game Over): " + s.scoreTerms(r.Seat)
+		default:
+			line += ": " + s.scoreTerms(r.Seat)
+		}
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// scoreTerms writes the score of a seat that did not go out as its terms
+// and the cards they count: "10 − 14 = **−4** (🟥5 🟩9)".
+func (s *State) scoreTerms(seat int) string {
+	h := s.Hands[seat]
+	var terms string
+	if seat == s.Ender { // Game Over counts the cards left, not their numbers
+		terms = fmt.Sprintf("%d − %s", outScore, plural(len(h), "card"))
+	} else {
+		terms = fmt.Sprintf("%d − %d", keepScore, sum(h))
+	}
+	out := fmt.Sprintf("%s = **%s**", terms, signed(s.score(seat)))
+	if len(h) > 0 {
+		out += " (" + short(h) + ")"
+	}
+	return out
+}
+
+// short lists cards by colour and number, "🟥5 🟩9", at most twelve.
+func short(cs []Card) string {
+	const most = 12
+	var parts []string
+	for _, c := range cs[:min(len(cs), most)] {
+		parts = append(parts, fmt.Sprintf("%s%d", colorEmoji[c.Color], c.Num))
+	}
+	if len(cs) > most {
+		parts = append(parts, fmt.Sprintf("… %d more", len(cs)-most))
+	}
+	return strings.Join(parts, " ")
 }
 
 // topLine names the top card and its area of life.
@@ -89,11 +153,11 @@ func (s *State) Hand(seat int) games.View {
 			s.swapControls(&v, seat)
 		}
 	case PhasePlay:
-		b.WriteString(s.topLine() + "\n")
 		if s.Turn != seat {
 			fmt.Fprintf(&b, "▶ **%s** is playing.", s.Names[s.Turn])
 			break
 		}
+		b.WriteString(s.topLine() + "\n")
 		legal := s.legal(seat)
 		switch {
 		case s.Drawn != nil && len(legal) > 0:
@@ -110,7 +174,7 @@ func (s *State) Hand(seat int) games.View {
 		}
 		v.Buttons = s.playButtons(seat, legal)
 	case PhaseOver:
-		fmt.Fprintf(&b, "The game is over. Your score: **%s**.\n%s", signed(s.score(seat)), s.scoreLines(true, false))
+		fmt.Fprintf(&b, "The game is over. Your score: %s.", s.yourScore(seat))
 	}
 	v.Description = b.String()
 	// Playable cards first.
@@ -195,4 +259,16 @@ func (s *State) swapControls(v *games.View, seat int) {
 		v.Choices = []games.Choice{ch}
 	}
 	v.Buttons = append(v.Buttons, games.Button{Label: "Keep my hand", Action: games.Act(VerbReady), Style: games.Success})
+}
+
+// yourScore is the seat's own score for its hand view, with its terms.
+func (s *State) yourScore(seat int) string {
+	sc := "**" + signed(s.score(seat)) + "**"
+	switch {
+	case seat == s.Ender && s.Ended == endOut:
+		return sc + " for going out"
+	case seat == s.Ender:
+		return fmt.Sprintf("%s = %d for Game Over − %s left", sc, outScore, plural(len(s.Hands[seat]), "card"))
+	}
+	return fmt.Sprintf("%s = %d − %d, the numbers left in your hand", sc, keepScore, sum(s.Hands[seat]))
 }

@@ -12,11 +12,19 @@ func TestTableView(t *testing.T) {
 	s.Last = "Cy played 🟨 Yellow 3."
 	v := s.Table()
 	tv := text(v)
-	for _, want := range []string{"Top card: **🟨 Yellow 3** — relationships", "▶ **Ann** to play", "**Bob** — 3 cards",
-		"**Cy** — 1 card", "Deck 3 cards · discard pile 2 cards", "Last: Cy played 🟨 Yellow 3."} {
+	for _, want := range []string{"Top card: **🟨 Yellow 3** — relationships · played by Cy", "▶ **Ann** to play", "**Bob** — 3 cards",
+		"**Cy** — 1 card", "Deck 3 cards · discard pile 2 cards"} {
 		if !strings.Contains(tv, want) {
 			t.Errorf("table lacks %q:\n%s", want, tv)
 		}
+	}
+	// The play is the top card: it is not told twice.
+	if strings.Contains(tv, "Last:") || strings.Count(tv, "Yellow 3") != 1 {
+		t.Errorf("the table repeats the last play:\n%s", tv)
+	}
+	s.Last = "Cy drew a card and passed."
+	if tv := text(s.Table()); !strings.Contains(tv, "Last: Cy drew a card and passed.") || strings.Contains(tv, "played by") {
+		t.Errorf("a move that isn't the top card is told as the last one:\n%s", tv)
 	}
 	for _, secret := range []string{"Red 7", "Yellow 1", "Green", "Blue 6"} {
 		if strings.Contains(tv, secret) {
