@@ -96,8 +96,12 @@ func TestCardDuelPlayedToTheEndAcrossARestart(t *testing.T) {
 
 	mustRefuse(t, bea.Click(h.table(), h.table().ButtonID("Start")), "Only the host")
 	r := ann.Click(h.table(), h.table().ButtonID("Start"))
-	if r == nil || r.Type != 7 || !strings.Contains(r.Content, "Ann vs Bea") {
-		t.Fatalf("start answered %+v", r)
+	if r == nil || r.Type != 7 || !strings.Contains(h.table().Text(), "Ann vs Bea") {
+		t.Fatalf("start answered %+v; the table:\n%s", r, h.table().Text())
+	}
+	// The table, carrying the turn ping, is the channel's last message.
+	if all := h.fake.Messages(h.ch); all[len(all)-1].ID != h.tableID() || !strings.Contains(all[len(all)-1].Content, "your move") {
+		t.Fatalf("the last message is not the table with the ping: %q", all[len(all)-1].Content)
 	}
 	if h.fake.Pings(ann.ID) != 1 || h.fake.Pings(bea.ID) != 1 || h.fake.Pings(cy.ID) != 0 {
 		t.Fatalf("pings after the deal: ann %d bea %d cy %d", h.fake.Pings(ann.ID), h.fake.Pings(bea.ID), h.fake.Pings(cy.ID))

@@ -97,7 +97,7 @@ func TestKillAtEveryStepOfOutput(t *testing.T) {
 			t.Fatalf("output still owed after the restart: %+v", owed)
 		}
 	}
-	for _, step := range []string{"begin", "table", "hands", "story", "ping", "done"} {
+	for _, step := range []string{"begin", "hands", "story", "table", "done"} {
 		if kills[step] == 0 {
 			t.Fatalf("no kill at the %q step: %v", step, kills)
 		}

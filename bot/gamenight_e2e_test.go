@@ -79,7 +79,7 @@ func TestIdleGameClosesAfterAWeek(t *testing.T) {
 	ann := h.fake.AddUser("Ann")
 	ann.Command(h.ch, "game", newGame("life"))
 	ann.Click(h.table(), h.table().ButtonID("Start"))
-	table := h.tableID()
+	gameID := h.record().ID
 	h.tick(6 * 24 * time.Hour)
 	if g, _ := h.db.Game(h.ch); g == nil {
 		t.Fatal("closed before a week")
@@ -88,7 +88,8 @@ func TestIdleGameClosesAfterAWeek(t *testing.T) {
 	if g, _ := h.db.Game(h.ch); g != nil {
 		t.Fatal("still open after eight idle days")
 	}
-	if m := h.fake.Message(h.ch, table); !strings.Contains(m.Text(), "a week without a move") || len(m.Buttons()) != 0 {
+	posts, _ := h.db.Posts(gameID)
+	if m := h.fake.Message(h.ch, posts.Table); m == nil || !strings.Contains(m.Text(), "a week without a move") || len(m.Buttons()) != 0 {
 		t.Fatalf("the closed table reads:\n%s", m.Text())
 	}
 }
@@ -99,10 +100,11 @@ func TestRematchWithTheSamePlayers(t *testing.T) {
 	gm.Command(h.ch, "game", newGame("council"))
 	bea.Click(h.table(), h.table().ButtonID("Join"))
 	gm.Click(h.table(), h.table().ButtonID("Start"))
-	final := h.tableID()
+	gameID := h.record().ID
 	hand := gm.Click(h.table(), h.table().ButtonID("My hand"))
 	gm.Click(hand.Message, hand.Message.ButtonID("End"))
-	m := h.fake.Message(h.ch, final)
+	posts, _ := h.db.Posts(gameID)
+	m := h.fake.Message(h.ch, posts.Table)
 	mustRefuse(t, cy.Click(m, m.ButtonID("Rematch")), "Only the players")
 	r := bea.Click(m, m.ButtonID("Rematch"))
 	if r == nil || !strings.Contains(r.Content, "rematch lobby") {
@@ -134,5 +136,54 @@ func TestEndNeedsConfirmation(t *testing.T) {
 	}
 	if g, _ := h.db.Game(h.ch); g != nil {
 		t.Fatal("the confirmed end left the game open")
+	}
+}
+
+// At every turn of a three-player life game and of a duel, the table is the
+// channel's last message, and a player told it is their move never looks
+// at an out-of-date hand.
+func TestTableStaysLastAndHandsNeverLie(t *testing.T) {
+	for _, game := range []string{"life", "duel"} {
+		t.Run(game, func(t *testing.T) {
+			h := newHarness(t)
+			var users []*fakediscord.User
+			if game == "duel" {
+				users = duelPlayers(t, h)
+			} else {
+				users = []*fakediscord.User{h.fake.AddUser("Ann"), h.fake.AddUser("Bea"), h.fake.AddUser("Cy")}
+				users[0].Command(h.ch, "game", newGame("life"))
+				for _, u := range users[1:] {
+					u.Click(h.table(), h.table().ButtonID("Join"))
+				}
+				users[0].Click(h.table(), h.table().ButtonID("Start"))
+			}
+			stale, checked := 0, 0
+			for move := 0; move < 400; move++ {
+				rec, _ := h.db.Game(h.ch)
+				if rec == nil {
+					break
+				}
+				all := h.fake.Messages(h.ch)
+				if last := all[len(all)-1]; last.ID != h.tableID() {
+					t.Fatalf("move %d: the last message is not the table but %q", move, last.Content)
+				}
+				// What the player to move sees in their open hand, if any,
+				// against a fresh one.
+				u := users[rec.Waiting[0]]
+				if open := u.LastEphemeral(h.ch); open != nil && strings.Contains(open.Text(), "only you can see this") {
+					fresh := u.Command(h.ch, "game", fakediscord.Sub("hand"))
+					checked++
+					if fresh == nil || fresh.Message == nil || fresh.Message.Text() != open.Text() {
+						stale++
+					}
+				}
+				if !playOn(t, h, users) {
+					break
+				}
+			}
+			if checked < 5 || stale != 0 {
+				t.Fatalf("%d of %d open hands were out of date at their player's turn", stale, checked)
+			}
+		})
 	}
 }

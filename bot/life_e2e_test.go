@@ -61,7 +61,9 @@ func TestLifeWithRolePlayMarkersAndARestart(t *testing.T) {
 	seen := len(h.fake.Messages(h.ch))
 	ann.Click(h.table(), h.table().ButtonID("Start"))
 	var invited bool
-	for _, m := range h.messagesSince(seen) {
+	// The lobby message itself became the opening story, with the table
+	// posted below it.
+	for _, m := range h.messagesSince(seen - 1) {
 		if strings.Contains(m.Content, "Introduce your character with /say") && strings.Contains(m.Content, "Cy") {
 			invited = true
 		}

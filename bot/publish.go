@@ -72,7 +72,9 @@ func (b *Bot) publish(channel string, out *store.Output, shown int) {
 		return
 	}
 	p := &pub{b: b, rec: rec, g: g, open: open, posts: posts, out: out}
-	p.table(shown)
+	if shown > p.posts.Drawn {
+		p.note(func(ps *store.Posts) { ps.Drawn = max(ps.Drawn, shown) })
+	}
 	if b.dies("hands") {
 		return
 	}
@@ -81,7 +83,7 @@ func (b *Bot) publish(channel string, out *store.Output, shown int) {
 	} else if !open && g != nil {
 		b.refreshHands(rec, g, allSeats(rec)) // the final result, in every open hand
 	}
-	p.events()
+	p.run()
 	if b.dies("done") {
 		return
 	}
@@ -115,8 +117,7 @@ type pub struct {
 	open   bool
 	posts  *store.Posts
 	out    *store.Output
-	step   int  // messages created so far, for nonces
-	folded bool // the turn ping went out with the story
+	step   int // messages created so far, for nonces
 	notes  []func(*store.Posts)
 	record func(*store.Posts)
 }
@@ -143,16 +144,10 @@ func (p *pub) nonce() string {
 	return fmt.Sprintf("o%s.%d.%s", strconv.FormatUint(n, 36), p.step, p.rec.ID[:4])
 }
 
-// table brings the table message up to the latest state, once: a job that
-// finds it already drawn (by the answer or a later job) leaves it.
-func (p *pub) table(shown int) {
+// render is the table as the latest state shows it (a lobby, a game, or
+// a closed one); false when there is nothing to draw.
+func (p *pub) render() (msg, bool) {
 	b, rec := p.b, p.rec
-	if shown > p.posts.Drawn {
-		p.note(func(ps *store.Posts) { ps.Drawn = max(ps.Drawn, shown) })
-	}
-	if p.out.Closed == "" && p.posts.Drawn >= rec.Version && p.posts.Table != "" {
-		return
-	}
 	var m msg
 	var err error
 	switch {
@@ -162,11 +157,11 @@ func (p *pub) table(shown int) {
 	case p.g != nil:
 		m, err = tableMsg(rec, p.g)
 	default:
-		return
+		return msg{}, false
 	}
 	if err != nil {
 		b.log.Error("render table", "game", rec.ID, "err", err)
-		return
+		return msg{}, false
 	}
 	if p.out.Closed != "" {
 		m.components, m.content = nil, p.out.Closed
@@ -175,7 +170,103 @@ func (p *pub) table(shown int) {
 			m = closedLobby(r, p.out.Closed)
 		}
 	}
+	return m, true
+}
+
+// run posts the change's story and the game's own messages, and brings
+// the table up to date so that it stays the last message: when the change
+// has a story, the old table message becomes that story (an edit) and the
+// table is posted anew below it, carrying the turn ping and its My hand
+// button — no more channel messages than a story and an edit. A change
+// with nothing to say edits the table in place, once.
+func (p *pub) run() {
+	b, rec := p.b, p.rec
+	seats := p.pingSeats()
+	var story []string
+	below := false // a message was created below the table
+	post := func(texts []string) {
+		for _, text := range texts {
+			if b.dies("story") {
+				return
+			}
+			if _, err := b.send(rec.Channel, textMsg("%s", text).send(), p.nonce()); err != nil {
+				b.log.Warn("post narration", "game", rec.ID, "err", err)
+			}
+			below = true
+		}
+	}
+	for _, e := range p.out.Events {
+		if e.Ref == "" {
+			story = append(story, e.Text)
+			continue
+		}
+		if _, edit := p.posts.Refs[e.Ref]; !edit {
+			post(chunks(story))
+			story = nil
+		}
+		if p.owned(e) {
+			below = true
+		}
+	}
+	if b.killed.Load() {
+		return
+	}
+	tail := chunks(story)
+	m, ok := p.render()
+	if !ok || (!p.open && p.out.Closed == "" && rec.Status == store.Lobby) {
+		post(tail)
+		return
+	}
 	version := rec.Version
+	if p.out.Closed != "" || (len(tail) == 0 && !below && len(seats) == 0) {
+		p.inPlace(m, version)
+		return
+	}
+	old := p.posts.Table
+	for n, text := range tail {
+		if b.dies("story") {
+			return
+		}
+		if n == 0 && old != "" && !below {
+			err := b.retry(func() error {
+				_, err := b.s.ChannelMessageEditComplex(textMsg("%s", text).edit(rec.Channel, old))
+				return err
+			})
+			if err == nil {
+				old = "" // it is the story now
+				continue
+			}
+		}
+		if _, err := b.send(rec.Channel, textMsg("%s", text).send(), p.nonce()); err != nil {
+			b.log.Warn("post narration", "game", rec.ID, "err", err)
+		}
+	}
+	if len(seats) > 0 {
+		m.content, m.mentions = p.pingLine(seats), seatUsers(rec, seats)
+	}
+	if b.dies("table") {
+		return
+	}
+	posted, err := b.send(rec.Channel, m.send(), p.nonce())
+	if err != nil {
+		b.log.Warn("post table", "game", rec.ID, "err", err)
+		return
+	}
+	for _, gone := range []string{old, p.posts.Ping} {
+		if gone != "" && gone != posted.ID {
+			b.s.ChannelMessageDelete(rec.Channel, gone)
+		}
+	}
+	p.note(func(ps *store.Posts) { ps.Table, ps.Drawn, ps.Ping = posted.ID, max(ps.Drawn, version), "" })
+}
+
+// inPlace edits the table message to m, unless it already shows this
+// state; a deleted table is posted anew.
+func (p *pub) inPlace(m msg, version int) {
+	b, rec := p.b, p.rec
+	if p.out.Closed == "" && p.posts.Drawn >= version && p.posts.Table != "" {
+		return
+	}
 	if b.dies("table") {
 		return
 	}
@@ -194,9 +285,6 @@ func (p *pub) table(shown int) {
 		}
 		// Someone deleted it: post it anew below.
 	}
-	if !p.open && p.out.Closed == "" && rec.Status == store.Lobby {
-		return
-	}
 	posted, err := b.send(rec.Channel, m.send(), p.nonce())
 	if err != nil {
 		b.log.Warn("post table", "game", rec.ID, "err", err)
@@ -205,57 +293,12 @@ func (p *pub) table(shown int) {
 	p.note(func(ps *store.Posts) { ps.Table, ps.Drawn = posted.ID, max(ps.Drawn, version) })
 }
 
-// events posts the change's story in as few messages as fit, and posts
-// or edits the game's own messages. The turn ping rides on the last story
-// message when there is one, so a move costs one channel message.
-func (p *pub) events() {
-	seats := p.pingSeats()
-	var story []string
-	last := -1
-	for n, e := range p.out.Events {
-		if e.Ref == "" {
-			last = n
-		}
-	}
-	flush := func(final bool) {
-		texts := chunks(story)
-		for n, text := range texts {
-			m := textMsg("%s", text)
-			if final && n == len(texts)-1 && len(seats) > 0 {
-				if pm, ok := p.pingMsg(seats, text); ok {
-					m, seats = pm, nil
-					p.folded = true
-				}
-			}
-			if p.b.dies("story") {
-				return
-			}
-			if _, err := p.b.send(p.rec.Channel, m.send(), p.nonce()); err != nil {
-				p.b.log.Warn("post narration", "game", p.rec.ID, "err", err)
-			}
-		}
-		story = nil
-	}
-	for n, e := range p.out.Events {
-		if e.Ref == "" {
-			story = append(story, e.Text)
-			if n == last {
-				flush(true)
-			}
-			continue
-		}
-		flush(false)
-		p.owned(e)
-	}
-	p.ping(seats)
-}
-
 // owned posts a game message the first time its ref is seen, and edits it
-// afterwards.
-func (p *pub) owned(e games.Event) {
+// afterwards; it reports whether it created one.
+func (p *pub) owned(e games.Event) bool {
 	b, rec := p.b, p.rec
 	if b.dies("owned") {
-		return
+		return false
 	}
 	m := textMsg("%s", e.Text)
 	if len(e.Buttons) > 0 {
@@ -273,12 +316,12 @@ func (p *pub) owned(e games.Event) {
 		}); err != nil {
 			b.log.Warn("edit game message", "game", rec.ID, "ref", e.Ref, "err", err)
 		}
-		return
+		return false
 	}
 	posted, err := b.send(rec.Channel, m.send(), p.nonce())
 	if err != nil {
 		b.log.Warn("post game message", "game", rec.ID, "ref", e.Ref, "err", err)
-		return
+		return false
 	}
 	ref, emoji := e.Ref, e.Emoji
 	p.note(func(ps *store.Posts) {
@@ -293,6 +336,7 @@ func (p *pub) owned(e games.Event) {
 			ps.Emoji[ref] = emoji
 		}
 	})
+	return true
 }
 
 // chunks joins story lines into as few messages as Discord allows.
@@ -329,25 +373,14 @@ func (p *pub) pingSeats() []int {
 	})
 }
 
-// pingMsg is a message that mentions seats (and only them) with a My hand
-// button, after text; false if it would not fit.
-func (p *pub) pingMsg(seats []int, text string) (msg, bool) {
-	rec := p.rec
+// pingLine mentions the seats whose move it is.
+func (p *pub) pingLine(seats []int) string {
 	var mentions []string
 	for _, s := range seats {
-		mentions = append(mentions, "<@"+rec.Seats[s].User+">")
+		mentions = append(mentions, "<@"+p.rec.Seats[s].User+">")
 	}
-	rules, _ := p.b.rules(rec.Kind)
-	line := fmt.Sprintf("%s — your move in %s.", strings.Join(mentions, " "), rules.Name)
-	if text != "" {
-		line = text + "\n" + line
-	}
-	if len([]rune(line)) > maxContent {
-		return msg{}, false
-	}
-	hand := discordgo.Button{Label: "My hand", Style: discordgo.PrimaryButton, CustomID: customID{kind: "hand", game: rec.ID}.String()}
-	return msg{content: line, components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{hand}}},
-		mentions: seatUsers(rec, seats)}, true
+	rules, _ := p.b.rules(p.rec.Kind)
+	return fmt.Sprintf("%s — your move in %s.", strings.Join(mentions, " "), rules.Name)
 }
 
 func seatUsers(rec *store.Game, seats []int) []string {
@@ -356,45 +389,6 @@ func seatUsers(rec *store.Game, seats []int) []string {
 		ids = append(ids, rec.Seats[s].User)
 	}
 	return ids
-}
-
-// ping mentions the players who must act now, once per turn, in a message
-// of its own when no story message took it, replacing the previous one so
-// the channel does not fill with pings. A game that has ended loses its
-// standing ping, once.
-func (p *pub) ping(seats []int) {
-	b, rec := p.b, p.rec
-	if b.dies("ping") {
-		return
-	}
-	old := p.posts.Ping
-	dropOld := func() {
-		if old == "" {
-			return
-		}
-		b.s.ChannelMessageDelete(rec.Channel, old)
-		p.note(func(ps *store.Posts) {
-			if ps.Ping == old {
-				ps.Ping = ""
-			}
-		})
-	}
-	if len(seats) == 0 {
-		if !p.open || p.folded {
-			dropOld()
-		}
-		return
-	}
-	m, _ := p.pingMsg(seats, "")
-	posted, err := b.send(rec.Channel, m.send(), p.nonce())
-	if err != nil {
-		b.log.Warn("ping", "game", rec.ID, "err", err)
-		return
-	}
-	if old != posted.ID {
-		dropOld()
-	}
-	p.note(func(ps *store.Posts) { ps.Ping = posted.ID })
 }
 
 // send creates a channel message with a nonce Discord enforces, so a
