@@ -12,7 +12,9 @@ import (
 // and returns its two players.
 func duelTable(b testing.TB, h *harness, ch string, n int) (*fakediscord.User, *fakediscord.User) {
 	ann, bea := h.fake.AddUser(fmt.Sprintf("Ann%d", n)), h.fake.AddUser(fmt.Sprintf("Bea%d", n))
-	ann.Command(ch, "game", newGame("duel", fakediscord.Int("life", 60)))
+	// Empty hands, so every play is from the deck: with forced moves left
+	// to the players, each is still a click.
+	ann.Command(ch, "game", newGame("duel", fakediscord.Int("life", 60), fakediscord.Bool("autoplay", false)))
 	table := func() *fakediscord.Message {
 		g, _ := h.db.Game(ch)
 		p, _ := h.db.Posts(g.ID)

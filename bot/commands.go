@@ -6,6 +6,10 @@ import (
 	"github.com/cardtable/cardbot/games"
 )
 
+// autoplayOption is the bot's own option on every game: forced moves
+// (a draw, a roll with nothing to choose) play themselves.
+const autoplayOption = "autoplay"
+
 // Limits on what players type.
 const (
 	maxSayLine   = 1500
@@ -33,6 +37,8 @@ func commands(catalog []games.Rules) []*discordgo.ApplicationCommand {
 			}
 			opts = append(opts, opt)
 		}
+		opts = append(opts, &discordgo.ApplicationCommandOption{Name: autoplayOption, Type: discordgo.ApplicationCommandOptionBoolean,
+			Description: "Make a player's only move for them when there is nothing to decide (default on)"})
 		desc := r.Blurb
 		if desc == "" {
 			desc = "Open a game of " + r.Name

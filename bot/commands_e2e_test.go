@@ -41,11 +41,12 @@ func TestCommandsAreRegisteredFromTheCatalogue(t *testing.T) {
 		for _, o := range r.Options {
 			want = append(want, o.Name)
 		}
+		want = append(want, "autoplay")
 		if got, ok := perGame[r.ID]; !ok || got != strings.Join(want, " ") {
 			t.Errorf("/game new %s options = %q (registered: %v); want %q", r.ID, got, ok, want)
 		}
 	}
-	if perGame["duel"] != "hand_limit life" || perGame["life"] != "roleplay snake_eyes swap" {
+	if perGame["duel"] != "hand_limit life autoplay" || perGame["life"] != "roleplay snake_eyes swap autoplay" {
 		t.Fatalf("/game new options per game: %v", perGame)
 	}
 }

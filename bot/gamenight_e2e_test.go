@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -183,6 +184,46 @@ func TestTableStaysLastAndHandsNeverLie(t *testing.T) {
 			}
 			if checked < 5 || stale != 0 {
 				t.Fatalf("%d of %d open hands were out of date at their player's turn", stale, checked)
+			}
+		})
+	}
+}
+
+// Forced moves play themselves: two duellists who keep no cards have only
+// "Top of deck" left, so once both lock in, the duel plays itself out with
+// nobody pinged for a move they could not choose. With autoplay off, each
+// forced move waits for its click.
+func TestForcedMovesPlayThemselves(t *testing.T) {
+	for _, auto := range []bool{true, false} {
+		t.Run(fmt.Sprintf("autoplay %v", auto), func(t *testing.T) {
+			h := newHarness(t)
+			ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
+			ann.Command(h.ch, "game", newGame("duel", fakediscord.Bool("autoplay", auto)))
+			bea.Click(h.table(), h.table().ButtonID("Join"))
+			ann.Click(h.table(), h.table().ButtonID("Start"))
+			gameID := h.record().ID
+			for _, u := range []*fakediscord.User{ann, bea} {
+				r := u.Click(h.table(), h.table().ButtonID("My hand"))
+				u.Click(r.Message, r.Message.ButtonID("Lock in hand"))
+			}
+			pings := h.fake.Pings(ann.ID) + h.fake.Pings(bea.ID)
+			rec, _ := h.db.Game(h.ch)
+			if auto {
+				if rec != nil {
+					t.Fatalf("the duel waits at move %d although every move is forced", rec.Version)
+				}
+				e, _ := h.db.Ended(gameID)
+				log, _ := h.db.History(gameID)
+				if e == nil || len(log) < 10 {
+					t.Fatalf("ended %v after %d logged moves", e != nil, len(log))
+				}
+				if pings > 2 { // the deal's ping each, for building a hand
+					t.Fatalf("%d pings for forced moves", pings-2)
+				}
+				return
+			}
+			if rec == nil || len(rec.Waiting) != 1 {
+				t.Fatal("with autoplay off the duel did not wait for a click")
 			}
 		})
 	}

@@ -16,7 +16,12 @@ import (
 func (b *Bot) cmdNew(i *discordgo.Interaction, kind string, opts []*discordgo.ApplicationCommandInteractionDataOption) (reply, after) {
 	user, name := who(i)
 	values := map[string]int{}
+	noAuto := false
 	for _, o := range opts {
+		if o.Name == autoplayOption {
+			noAuto = o.Type == discordgo.ApplicationCommandOptionBoolean && !o.BoolValue()
+			continue
+		}
 		switch o.Type {
 		case discordgo.ApplicationCommandOptionInteger:
 			values[o.Name] = int(o.IntValue())
@@ -42,7 +47,7 @@ func (b *Bot) cmdNew(i *discordgo.Interaction, kind string, opts []*discordgo.Ap
 	}
 	rec := &store.Game{
 		ID: newGameID(), Kind: rules.ID, Guild: i.GuildID, Channel: i.ChannelID, Host: user,
-		Status: store.Lobby, Seats: []store.Seat{{User: user, Name: name}}, Options: options,
+		Status: store.Lobby, Seats: []store.Seat{{User: user, Name: name}}, Options: options, NoAutoplay: noAuto,
 		Seed: b.seeds(), Created: b.now().UTC(),
 		Timers: map[string]int64{"bot:lobby": b.now().Add(lobbyLife).UnixMilli()},
 	}
@@ -208,7 +213,8 @@ func (b *Bot) start(rec *store.Game, rules games.Rules) (reply, after) {
 	}
 	rec.Status = store.Playing
 	rec.StartSeats = len(rec.Seats)
-	out, err := b.commit(rec, g, nil, events, nil, -1, shownTable)
+	ins, events := b.autoplay(rec, g, nil, events)
+	out, err := b.commit(rec, g, ins, events, nil, -1, shownTable)
 	if err != nil {
 		return b.oops(err), nil
 	}
@@ -249,7 +255,7 @@ func (b *Bot) rematch(i *discordgo.Interaction, gameID string) (reply, after) {
 	}
 	rec := &store.Game{
 		ID: newGameID(), Kind: old.Kind, Guild: old.Guild, Channel: old.Channel, Host: old.Host,
-		Status: store.Lobby, Options: old.Options, Seed: b.seeds(), Created: b.now().UTC(),
+		Status: store.Lobby, Options: old.Options, NoAutoplay: old.NoAutoplay, Seed: b.seeds(), Created: b.now().UTC(),
 		Timers: map[string]int64{"bot:lobby": b.now().Add(lobbyLife).UnixMilli()},
 	}
 	for _, s := range old.Seats {

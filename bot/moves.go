@@ -125,7 +125,8 @@ func (b *Bot) play(i *discordgo.Interaction, rec *store.Game, g games.Game, in g
 	if answer == shownHand {
 		b.rememberHand(rec, seat, i)
 	}
-	out, err := b.commit(rec, g, []games.Input{in}, events, before, seat, answer)
+	ins, events := b.autoplay(rec, g, []games.Input{in}, events)
+	out, err := b.commit(rec, g, ins, events, before, seat, answer)
 	if err != nil {
 		return b.oops(err), nil
 	}

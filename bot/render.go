@@ -238,7 +238,11 @@ func lobbyMsg(rec *store.Game, rules games.Rules) msg {
 			rec.Seats[0].Name, rules.Name, playerRange(rules)),
 		Fields: []games.Field{{Name: fmt.Sprintf("Players (%d/%d)", len(rec.Seats), rules.MaxPlayers), Value: strings.Join(players, "\n")}},
 	}
-	if opts := optionSummary(rules, rec.Options); opts != "" {
+	opts := optionSummary(rules, rec.Options)
+	if rec.NoAutoplay {
+		opts = strings.TrimSpace(opts + "\nForced moves: **made by each player**")
+	}
+	if opts != "" {
 		v.Fields = append(v.Fields, games.Field{Name: "Options", Value: opts})
 	}
 	lobby := func(verb, label string, style discordgo.ButtonStyle) discordgo.Button {

@@ -143,7 +143,8 @@ func (b *Bot) fire(d store.Due) {
 		}
 		return
 	}
-	out, err := b.commit(rec, g, []games.Input{in}, events, before, -1, shownNothing)
+	ins, events := b.autoplay(rec, g, []games.Input{in}, events)
+	out, err := b.commit(rec, g, ins, events, before, -1, shownNothing)
 	if err != nil {
 		b.log.Error("timer", "game", rec.ID, "err", err)
 		return
@@ -253,7 +254,8 @@ func (b *Bot) actFor(rec *store.Game, seat int) {
 		return
 	}
 	events = append(events, games.Say("⏰ %s was away too long, so I made that move for them.", rec.Seats[seat].Name))
-	out, err := b.commit(rec, g, []games.Input{in}, events, before, -1, shownNothing)
+	ins, events := b.autoplay(rec, g, []games.Input{in}, events)
+	out, err := b.commit(rec, g, ins, events, before, -1, shownNothing)
 	if err != nil {
 		b.log.Error("act for absent player", "game", rec.ID, "err", err)
 		return
@@ -284,4 +286,51 @@ func defaultMove(v games.View) (games.Action, bool) {
 		}
 	}
 	return games.Action{}, false
+}
+
+// forcedMove finds a seat the game waits for whose only move is one with
+// nothing to decide (a draw, a roll, giving up).
+func forcedMove(g games.Game) (games.Input, string, bool) {
+	for _, s := range g.ToAct() {
+		if s < 0 {
+			continue
+		}
+		v := g.Hand(s)
+		if len(v.Choices) > 0 {
+			continue
+		}
+		var only *games.Button
+		n := 0
+		for i := range v.Buttons {
+			if !v.Buttons[i].Disabled {
+				n++
+				only = &v.Buttons[i]
+			}
+		}
+		if n == 1 && only.Forced && only.Ask == nil {
+			return games.Input{Seat: s, Action: only.Action}, only.Label, true
+		}
+	}
+	return games.Input{}, "", false
+}
+
+// autoplay makes the forced moves that follow a change, says so on the
+// table, and returns them with their events to be committed with it: a
+// player is pinged only for a real decision.
+func (b *Bot) autoplay(rec *store.Game, g games.Game, in []games.Input, events []games.Event) ([]games.Input, []games.Event) {
+	for n := 0; n < 50 && !g.Over() && !rec.NoAutoplay; n++ {
+		x, label, ok := forcedMove(g)
+		if !ok || x.Seat >= len(rec.Seats) {
+			break
+		}
+		ev, err := games.Step(g, x)
+		if err != nil {
+			b.log.Warn("forced move refused", "game", rec.ID, "err", err)
+			break
+		}
+		events = append(events, ev...)
+		events = append(events, games.Say("⚙️ %s had one move, %s, so I made it.", rec.Seats[x.Seat].Name, label))
+		in = append(in, x)
+	}
+	return in, events
 }

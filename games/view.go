@@ -35,6 +35,9 @@ type Button struct {
 	Style    Style
 	Disabled bool
 	Ask      *Ask
+	// Forced marks a move with nothing to decide (draw, roll, give up):
+	// when it is a seat's only move, the bot makes it for them.
+	Forced bool `json:",omitempty"`
 }
 
 // Ask describes the text box a button opens.

@@ -34,6 +34,7 @@ type Game struct {
 	// joined while it ran (the log records those joins).
 	StartSeats   int             `json:"start_seats,omitempty"`
 	Options      map[string]int  `json:"options"`
+	NoAutoplay   bool            `json:"no_autoplay,omitempty"` // the host turned off forced moves playing themselves
 	Seed         uint64          `json:"seed"`
 	StateVersion int             `json:"state_version,omitempty"`
 	State        json.RawMessage `json:"state,omitempty"`

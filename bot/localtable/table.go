@@ -87,7 +87,6 @@ func (t *Table) APIURL() string { return t.fake.APIURL() }
 // GuildID is the stand-in's only guild, for bot.Config.GuildID.
 func (t *Table) GuildID() string { return t.fake.GuildID() }
 
-
 // saver writes the world after changes.
 func (t *Table) saver() {
 	defer close(t.saverEnd)

@@ -257,7 +257,7 @@ func (s *State) controls(seat int, v *games.View) {
 		}
 	}
 	if len(ms) == 0 && !canTake {
-		v.Buttons = append(v.Buttons, games.Button{Label: "Give up the round", Action: games.Act(VerbLose), Style: games.Danger})
+		v.Buttons = append(v.Buttons, games.Button{Label: "Give up the round", Action: games.Act(VerbLose), Style: games.Danger, Forced: true})
 	}
 }
 

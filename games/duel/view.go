@@ -220,7 +220,7 @@ func (s *State) moveButtons(seat int) []games.Button {
 	}
 	switch {
 	case len(p.Deck) > 0:
-		out = append(out, games.Button{Label: fmt.Sprintf("Top of deck (%d left)", len(p.Deck)), Action: games.Act(VerbDeck)})
+		out = append(out, games.Button{Label: fmt.Sprintf("Top of deck (%d left)", len(p.Deck)), Action: games.Act(VerbDeck), Forced: true})
 	case len(p.Discard) > 0:
 		out = append(out, games.Button{Label: fmt.Sprintf("Reshuffle discards (%d) & play top", len(p.Discard)), Action: games.Act(VerbReshuffle)})
 	}

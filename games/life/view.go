@@ -54,7 +54,7 @@ func (s *State) Hand(seat int) games.View {
 			v.Buttons = append(v.Buttons, games.Button{Label: label, Action: games.Act("use", advTokens[i]), Style: style})
 		}
 		if len(v.Buttons) == 0 {
-			v.Buttons = append(v.Buttons, games.Button{Label: "Roll anyway", Action: games.Act("roll"), Style: games.Secondary})
+			v.Buttons = append(v.Buttons, games.Button{Label: "Roll anyway", Action: games.Act("roll"), Style: games.Secondary, Forced: true})
 		}
 	case s.Phase == phaseDecide && s.current() == seat:
 		for i, sl := range s.Boards[seat] {

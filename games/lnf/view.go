@@ -238,7 +238,7 @@ func (s *State) playButtons(seat int, legal []Card) []games.Button {
 	case s.Drawn != nil:
 		out = append(out, games.Button{Label: "Keep it and pass", Action: games.Act(VerbPass)})
 	case len(legal) == 0:
-		out = append(out, games.Button{Label: "Draw a card", Action: games.Act(VerbDraw), Style: games.Primary})
+		out = append(out, games.Button{Label: "Draw a card", Action: games.Act(VerbDraw), Style: games.Primary, Forced: true})
 	}
 	return out
 }

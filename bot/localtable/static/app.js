@@ -59,10 +59,13 @@ async function refresh() {
   try {
     do {
       app.again = false;
-      const q = new URLSearchParams({ user: app.user, channel: app.channel });
-      const r = await fetch("/api/state?" + q);
+      const want = { user: app.user, channel: app.channel };
+      const r = await fetch("/api/state?" + new URLSearchParams(want));
       if (!r.ok) throw new Error(r.statusText);
-      app.state = await r.json();
+      const st = await r.json();
+      // The player or channel changed meanwhile: this answer is for another view.
+      if (want.user !== app.user || want.channel !== app.channel) { app.again = true; continue; }
+      app.state = st;
       render();
     } while (app.again);
   } catch (e) {
@@ -351,7 +354,10 @@ function renderMessages() {
     let entry = app.nodes.get(m.id);
     if (!entry || entry.key !== key) {
       const node = renderMessage(m, first);
-      if (entry) entry.node.replaceWith(node);
+      if (entry && entry.node.parentNode === box) {
+        if (at === entry.node) at = node;
+        entry.node.replaceWith(node);
+      }
       entry = { key, node };
       app.nodes.set(m.id, entry);
     }
@@ -362,7 +368,7 @@ function renderMessages() {
   for (const [id, entry] of app.nodes) {
     if (!seen.has(id)) { entry.node.remove(); app.nodes.delete(id); }
   }
-  if (atBottom) box.scrollTop = box.scrollHeight;
+  if (atBottom && box.scrollTop !== box.scrollHeight - box.clientHeight) box.scrollTop = box.scrollHeight;
 }
 
 function renderMessage(m, first) {
@@ -511,7 +517,7 @@ function renderSelect(c, m) {
       done.disabled = chosen.size < min || chosen.size > max;
       done.textContent = max > 1 ? `Done (${chosen.size} of ${min === max ? max : min + "–" + max})` : "Done";
     };
-    menu = el("div", { class: "sel-menu", role: "listbox", "aria-multiselectable": String(max > 1) },
+    menu = el("div", { class: "sel-menu" }, el("div", { class: "sel-list", role: "listbox", "aria-multiselectable": String(max > 1) },
       (c.options || []).map((o) => {
         const box = max > 1 ? el("input", { type: "checkbox", checked: chosen.has(o.value), tabindex: "-1" }) : null;
         const opt = el("div", {
@@ -531,7 +537,7 @@ function renderSelect(c, m) {
         }, box, o.emoji ? el("span", { text: o.emoji.name }) : null,
         el("span", {}, el("span", { text: o.label }), o.description ? el("span", { class: "desc", text: o.description }) : null));
         return opt;
-      }),
+      })),
       max > 1 ? el("div", { class: "sel-done" },
         el("button", { type: "button", class: "btn secondary", onclick: () => { menu.remove(); menu = null; } }, "Cancel"),
         done) : null);
@@ -541,9 +547,16 @@ function renderSelect(c, m) {
       act({ kind: "select", message: m.id, edits: m.edits, custom_id: c.custom_id, values }, button);
     };
     update();
+    // Fixed to the window, so the message list's scrolling never clips it:
+    // above the menu's button, or below it near the top of the window.
+    const rect = button.getBoundingClientRect();
+    Object.assign(menu.style, { position: "fixed", left: rect.left + "px", width: rect.width + "px", margin: "0" });
+    if (rect.top > Math.min(340, innerHeight / 2)) {
+      Object.assign(menu.style, { bottom: innerHeight - rect.top + 4 + "px", top: "auto", maxHeight: Math.min(320, rect.top - 12) + "px" });
+    } else {
+      Object.assign(menu.style, { top: rect.bottom + 4 + "px", bottom: "auto", maxHeight: Math.min(320, innerHeight - rect.bottom - 12) + "px" });
+    }
     wrap.append(menu);
-    const rect = wrap.getBoundingClientRect();
-    if (rect.top < 340) { menu.style.bottom = "auto"; menu.style.top = "100%"; menu.style.marginTop = "4px"; }
   };
   return wrap;
 }
@@ -552,7 +565,7 @@ function renderSelect(c, m) {
 
 function popup(e, ...kids) {
   const p = $("#popup");
-  p.replaceChildren(...kids);
+  p.replaceChildren(...kids.flat().filter((k) => k !== null && k !== undefined));
   p.hidden = false;
   const r = e.currentTarget.getBoundingClientRect();
   const w = p.offsetWidth, h = p.offsetHeight;
