@@ -69,7 +69,10 @@ async function refresh() {
       render();
     } while (app.again);
   } catch (e) {
-    console.error(e);
+    // The table is away (stopped or restarting): the event stream
+    // reconnects and fetches again.
+    console.warn("local table unreachable:", e);
+    $("#offline").hidden = false;
   } finally {
     app.fetching = false;
   }
