@@ -1,0 +1,165 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// botTransport wraps the HTTP transport the bot's session sends its REST
+// requests through (http.DefaultTransport, which bot.New takes for its
+// rewrite to the fake's URL). It changes nothing; it watches, for two
+// reasons, without touching the fake:
+//
+//   - It times every interaction answer from its dispatch: it sees each
+//     callback come back accepted, and reads the dispatch time from the
+//     interaction's id, a snowflake the fake mints from its clock, to the
+//     millisecond, just before it sends INTERACTION_CREATE. So each time
+//     is an upper bound, at most 1 ms above the true one.
+//   - It wakes a table's players when the bot has sent one of their hands
+//     with a move button (a request body naming the game's id in a move
+//     custom_id), so they look at their hands then instead of polling the
+//     fake, which would cost more CPU than the bot itself at 1000 channels.
+type botTransport struct {
+	next http.RoundTripper
+
+	mu    sync.Mutex
+	times []answerTime
+	wake  map[string]*watcher // game id → its table's wake-ups
+}
+
+// watcher is how a table hears of its game's messages: wake when the bot
+// sent a message with a move button of the game (a hand that can move),
+// ended when it sent lobby buttons for it (Rematch), once the game is over.
+type watcher struct{ wake, ended chan struct{} }
+
+func newWatcher() *watcher {
+	return &watcher{wake: make(chan struct{}, 1), ended: make(chan struct{}, 1)}
+}
+
+func notify(c chan struct{}) {
+	select {
+	case c <- struct{}{}:
+	default:
+	}
+}
+
+type answerTime struct {
+	at  time.Time     // when the callback was accepted
+	lat time.Duration // dispatch → accepted
+}
+
+// discordEpochMs is the start of Discord's snowflake clock.
+const discordEpochMs = 1420070400000
+
+func newBotTransport(next http.RoundTripper) *botTransport {
+	return &botTransport{next: next, wake: map[string]*watcher{}}
+}
+
+func (t *botTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	var body []byte
+	if r.Method != http.MethodGet && r.GetBody != nil {
+		if rc, err := r.GetBody(); err == nil {
+			body, _ = io.ReadAll(rc)
+			rc.Close()
+		}
+	}
+	id, isCallback := callbackID(r.URL.Path)
+	resp, err := t.next.RoundTrip(r)
+	if err != nil || resp.StatusCode >= 300 {
+		return resp, err
+	}
+	now := time.Now()
+	games := gameIDs(body)
+	t.mu.Lock()
+	if isCallback {
+		dispatched := time.UnixMilli(int64(id>>22) + discordEpochMs)
+		t.times = append(t.times, answerTime{at: now, lat: now.Sub(dispatched)})
+	}
+	if len(t.wake) > 0 {
+		for _, g := range games {
+			if w := t.wake[g.id]; w != nil {
+				switch g.prefix {
+				case "move":
+					notify(w.wake)
+				case "lobby":
+					notify(w.ended)
+				}
+			}
+		}
+	}
+	t.mu.Unlock()
+	return resp, err
+}
+
+// watch tells w of the bot's changes to the messages of game; stop with
+// unwatch.
+func (t *botTransport) watch(game string, w *watcher) {
+	t.mu.Lock()
+	t.wake[game] = w
+	t.mu.Unlock()
+}
+
+func (t *botTransport) unwatch(game string) {
+	t.mu.Lock()
+	delete(t.wake, game)
+	t.mu.Unlock()
+}
+
+// gameRef is a game id found in a custom_id, with the custom_id's kind.
+type gameRef struct {
+	prefix, id string
+}
+
+// gameIDs finds the game ids in the move and lobby custom_ids of a request
+// body (move:<game>:…, lobby:<game>:…).
+func gameIDs(body []byte) []gameRef {
+	var out []gameRef
+	for _, prefix := range []string{`"move:`, `"lobby:`} {
+		rest := body
+		for {
+			i := bytes.Index(rest, []byte(prefix))
+			if i < 0 || i+len(prefix)+8 > len(rest) {
+				break
+			}
+			g := gameRef{prefix: prefix[1 : len(prefix)-1], id: string(rest[i+len(prefix) : i+len(prefix)+8])}
+			if len(out) == 0 || out[len(out)-1] != g {
+				out = append(out, g)
+			}
+			rest = rest[i+len(prefix)+8:]
+		}
+	}
+	return out
+}
+
+// callbackID is the interaction id of .../interactions/{id}/{token}/callback.
+func callbackID(path string) (uint64, bool) {
+	if !strings.HasSuffix(path, "/callback") {
+		return 0, false
+	}
+	parts := strings.Split(path, "/")
+	for i, p := range parts {
+		if p == "interactions" && i+1 < len(parts) {
+			id, err := strconv.ParseUint(parts[i+1], 10, 64)
+			return id, err == nil
+		}
+	}
+	return 0, false
+}
+
+// between returns the latencies of the answers accepted in [from, to).
+func (t *botTransport) between(from, to time.Time) []time.Duration {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []time.Duration
+	for _, a := range t.times {
+		if !a.at.Before(from) && a.at.Before(to) {
+			out = append(out, a.lat)
+		}
+	}
+	return out
+}

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// ceiling measures what one writer gets from bbolt on this disk: sequential
+// Update transactions, each putting one 2 KiB value (about a stored duel)
+// and committing with fsync, for about window. The bot batches many moves
+// into one commit, so it should beat this; the ratio is the batching's gain.
+func ceiling(dir string, window time.Duration) (commits int, took time.Duration, err error) {
+	f, err := os.CreateTemp(dir, "ceiling-*.db")
+	if err != nil {
+		return 0, 0, err
+	}
+	path := f.Name()
+	f.Close()
+	os.Remove(path)
+	defer os.Remove(path)
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second})
+	if err != nil {
+		return 0, 0, fmt.Errorf("open ceiling database: %w", err)
+	}
+	defer db.Close()
+	bucket := []byte("games")
+	if err := db.Update(func(tx *bolt.Tx) error { _, err := tx.CreateBucketIfNotExists(bucket); return err }); err != nil {
+		return 0, 0, err
+	}
+	value := make([]byte, 2048)
+	rand.Read(value)
+	key := make([]byte, 8)
+	start := time.Now()
+	for time.Since(start) < window {
+		binary.BigEndian.PutUint64(key, uint64(commits%1024)) // a working set of games, overwritten
+		binary.BigEndian.PutUint64(value, uint64(commits))    // every value differs
+		err := db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucket).Put(key, value) })
+		if err != nil {
+			return commits, time.Since(start), fmt.Errorf("ceiling commit: %w", err)
+		}
+		commits++
+	}
+	return commits, time.Since(start), nil
+}
+
+// memory reads the process's resident set and its peak, in bytes.
+func memory() (rss, hwm uint64) {
+	b, err := readFile("/proc/self/status")
+	if err != nil {
+		return 0, 0
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		k, v, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		f := strings.Fields(v)
+		if len(f) < 1 {
+			continue
+		}
+		n, err := strconv.ParseUint(f[0], 10, 64)
+		if err != nil {
+			continue
+		}
+		switch k {
+		case "VmRSS":
+			rss = n << 10
+		case "VmHWM":
+			hwm = n << 10
+		}
+	}
+	return rss, hwm
+}
+
+func readFile(path string) ([]byte, error) { return os.ReadFile(path) }
+
+// loadavg is the machine's load average, as /proc/loadavg gives it.
+func loadavg() string {
+	b, err := readFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "?"
+	}
+	return strings.Join(f[:3], " ")
+}

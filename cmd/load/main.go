@@ -1,0 +1,491 @@
+// Command load puts the real bot under load against the in-process fake
+// Discord and reports what it sustained:
+//
+//	go run ./cmd/load -game duel -channels 100 -duration 20s [-think 0] [-db path] [-stored 100000] [-cpuprofile cpu.pprof]
+//
+// It starts the fake Discord (loopback only) and the bot in this process,
+// opens a game with two players in each channel, then every channel plays
+// as fast as its players can click (or with -think between moves) until
+// the duration is up. It prints moves/s, the latency of the answers, the
+// REST requests per move (global-limited and exempt), and the ceiling of
+// one bbolt writer with fsync measured on the same disk in the same run.
+// With -stored N the database first holds N idle games (filled by a child
+// process, kept for the next run if -db is given), and the report has the
+// time from ready to the first answer and the process's memory.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/cardtable/cardbot/bot"
+	"github.com/cardtable/cardbot/bot/fakediscord"
+	"github.com/cardtable/cardbot/store"
+)
+
+// options are the command's flags.
+type options struct {
+	game       string
+	channels   int
+	duration   time.Duration
+	think      time.Duration
+	db         string
+	stored     int
+	cpuprofile string
+	blockprof  string
+	ceiling    time.Duration // how long to measure the bbolt ceiling
+	parallel   int           // tables opened at once
+	overlap    int           // clicks a table may have under way
+	json       bool
+	logLevel   slog.Level
+	log        io.Writer // the bot's and the fake's log
+}
+
+// Bounds: a run always stops by itself.
+const (
+	maxChannels = 5000
+	maxDuration = 10 * time.Minute
+	maxStored   = 2_000_000
+)
+
+func main() {
+	if childMain() {
+		return
+	}
+	o := options{log: os.Stderr}
+	flag.StringVar(&o.game, "game", "duel", "game to play: duel or life")
+	flag.IntVar(&o.channels, "channels", 100, fmt.Sprintf("channels playing at once (0–%d); 0 only measures start-up", maxChannels))
+	flag.DurationVar(&o.duration, "duration", 20*time.Second, "how long the channels play (at most 10m)")
+	flag.DurationVar(&o.think, "think", 0, "pause before each move, ±50% (0: click as soon as the hand shows the move)")
+	flag.StringVar(&o.db, "db", "", "bot database to use and keep (default: a temporary file, removed afterwards)")
+	flag.IntVar(&o.stored, "stored", 0, "idle games the database holds before the bot starts (filled if missing)")
+	flag.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the load window to this file")
+	flag.StringVar(&o.blockprof, "blockprofile", "", "write a profile of where goroutines waited during the load window to this file")
+	flag.DurationVar(&o.ceiling, "ceiling", 2*time.Second, "how long to measure the bbolt single-writer ceiling")
+	flag.IntVar(&o.parallel, "parallel", 32, "tables opened at once during set-up")
+	flag.IntVar(&o.overlap, "overlap", 1, "clicks a table may have under way: a player clicks once the hand shows the move,\n"+
+		"though the fake's Sync barrier may still hold the previous click (1: wait for each Click call to return)")
+	flag.BoolVar(&o.json, "json", false, "print the report as JSON")
+	level := flag.String("log", "warn", "log level of the bot and the fake: debug, info, warn, error")
+	flag.Parse()
+	if err := o.logLevel.UnmarshalText([]byte(*level)); err != nil {
+		fmt.Fprintln(os.Stderr, "load: -log:", err)
+		os.Exit(2)
+	}
+	// A watchdog, should anything hang past every bound below.
+	budget := o.duration + 3*time.Minute + time.Duration(o.channels)*100*time.Millisecond
+	if o.stored > 0 {
+		budget += 20 * time.Minute
+	}
+	time.AfterFunc(budget, func() {
+		fmt.Fprintf(os.Stderr, "load: watchdog: still running after %v; aborting\n", budget)
+		os.Exit(3)
+	})
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer cancel()
+	rep, err := run(ctx, o)
+	if rep != nil {
+		if o.json {
+			enc := json.NewEncoder(os.Stdout)
+			enc.SetIndent("", "  ")
+			enc.Encode(rep)
+		} else {
+			rep.Print(os.Stdout)
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "load:", err)
+		os.Exit(1)
+	}
+}
+
+// reporter is the fake's Reporter: it logs what a test would fail on, the
+// first few in full, and counts them all for the report.
+type reporter struct {
+	*fakediscord.LogReporter
+	violations atomic.Int64
+}
+
+func (r *reporter) Errorf(format string, args ...any) {
+	switch n := r.violations.Add(1); {
+	case n <= 20:
+		r.LogReporter.Errorf(format, args...)
+	case n == 21:
+		r.Log.Warn("fake Discord: further violations are only counted")
+	}
+}
+
+// loadRun is one run: the fake, the bot, its store and the tables.
+type loadRun struct {
+	opts options
+	fake *fakediscord.Server
+	db   *store.Store
+	bot  *bot.Bot
+	stop chan struct{} // closed when the window ends: no more clicks
+	bt   *botTransport
+	// autoplay: the bot's /game new takes an autoplay option (forced moves
+	// play themselves unless it is false).
+	autoplay bool
+}
+
+func (o *options) check() error {
+	switch {
+	case o.game != "duel" && o.game != "life":
+		return fmt.Errorf("-game %q: choose duel or life", o.game)
+	case o.channels < 0 || o.channels > maxChannels:
+		return fmt.Errorf("-channels %d: choose 0 to %d", o.channels, maxChannels)
+	case o.duration <= 0 || o.duration > maxDuration:
+		return fmt.Errorf("-duration %v: choose up to %v", o.duration, maxDuration)
+	case o.stored < 0 || o.stored > maxStored:
+		return fmt.Errorf("-stored %d: choose 0 to %d", o.stored, maxStored)
+	case o.think < 0 || o.think > time.Minute:
+		return fmt.Errorf("-think %v: choose 0 to 1m", o.think)
+	}
+	if o.parallel <= 0 {
+		o.parallel = 1
+	}
+	if o.overlap <= 0 || o.overlap > 8 {
+		o.overlap = 1
+	}
+	if o.ceiling <= 0 {
+		o.ceiling = 2 * time.Second
+	}
+	if o.log == nil {
+		o.log = io.Discard
+	}
+	return nil
+}
+
+// run does one load run and returns its report (partial, with an error, if
+// the run could not finish).
+func run(ctx context.Context, o options) (*Report, error) {
+	if err := o.check(); err != nil {
+		return nil, err
+	}
+	rep := &Report{Machine: machine(runtime.NumCPU()), Game: o.game, Channels: o.channels, Think: o.think}
+	dbPath := o.db
+	if dbPath == "" {
+		dir, err := os.MkdirTemp("", "cardbot-load-*")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(dir)
+		dbPath = filepath.Join(dir, "bot.db")
+	}
+	rep.DB = dbPath
+	if o.stored > 0 {
+		res, err := ensureStored(dbPath, o.stored)
+		if err != nil {
+			return rep, err
+		}
+		rep.Stored, rep.StoredAdded, rep.FillTime = storedCount(dbPath), res.Added, res.Took
+		if fi, err := os.Stat(dbPath); err == nil {
+			rep.DBBytes = fi.Size()
+		}
+	}
+
+	// The ceiling, before anything else uses the disk, and again after.
+	rep.LoadBefore = loadavg()
+	n, took, err := ceiling(filepath.Dir(dbPath), o.ceiling)
+	if err != nil {
+		return rep, err
+	}
+	rep.CeilingCommits, rep.CeilingWindow = n, took
+	rep.CeilingBefore = float64(n) / took.Seconds()
+	rep.Ceiling = rep.CeilingBefore
+	defer func() {
+		rep.LoadAfter = loadavg()
+		if rep.Moves == 0 {
+			return
+		}
+		if n, took, err := ceiling(filepath.Dir(dbPath), o.ceiling); err == nil {
+			rep.CeilingAfter = float64(n) / took.Seconds()
+			rep.Ceiling = max(rep.CeilingBefore, rep.CeilingAfter)
+			rep.VsCeiling = rep.MovesPerSec / rep.Ceiling
+		}
+	}()
+
+	log := slog.New(slog.NewTextHandler(o.log, &slog.HandlerOptions{Level: o.logLevel}))
+	fr := &reporter{LogReporter: fakediscord.NewLogReporter(log)}
+	defer fr.Close() // shuts the fake down
+	r := &loadRun{opts: o, fake: fakediscord.New(fr), stop: make(chan struct{})}
+	defer func() { rep.Violations = int(fr.violations.Load()) }()
+
+	started := time.Now()
+	db, err := store.Open(dbPath)
+	if err != nil {
+		return rep, err
+	}
+	var seed atomic.Uint64
+	cfg := bot.Config{Token: fakediscord.BotToken, APIURL: r.fake.APIURL(), DBPath: dbPath, GuildID: r.fake.GuildID(),
+		LogLevel: o.logLevel, Seeds: func() uint64 { return seed.Add(1) }}
+	// The bot's session sends its REST requests through http.DefaultTransport
+	// (bot.New takes it for the rewrite to the fake): watch them there.
+	tr := newBotTransport(http.DefaultTransport)
+	http.DefaultTransport = tr
+	b, err := bot.New(cfg, db, log, bot.Catalog())
+	http.DefaultTransport = tr.next
+	r.bt = tr
+	if err != nil {
+		db.Close()
+		return rep, err
+	}
+	if err := b.Start(); err != nil {
+		db.Close()
+		return rep, err
+	}
+	ready := time.Now()
+	rep.StartTime = ready.Sub(started)
+	r.db, r.bot = db, b
+	defer func() {
+		within(10*time.Second, func() { b.Close() })
+		db.Close()
+	}()
+
+	r.autoplay = hasOption(r.fake.Commands(r.fake.GuildID()), o.game, "autoplay")
+
+	// The first answer after ready, in a channel no game has used.
+	fresh := r.fake.NewChannel("fresh")
+	first := r.fake.AddUser("First")
+	ans := first.Command(fresh, "game", fakediscord.Group("new", fakediscord.Sub("duel")))
+	rep.FirstAnswer = time.Since(ready)
+	if ans == nil || ans.Type == 0 {
+		return rep, errors.New("the first interaction after ready was not answered")
+	}
+	rep.RSSReady, rep.HWMReady = memory()
+	if o.channels == 0 {
+		rep.RSSEnd, rep.HWMEnd = memory()
+		return rep, nil
+	}
+
+	err = r.load(ctx, rep)
+	rep.RSSEnd, rep.HWMEnd = memory()
+	return rep, err
+}
+
+// hasOption tells whether /game new <game> has the option.
+func hasOption(cmds []*discordgo.ApplicationCommand, game, option string) bool {
+	for _, c := range cmds {
+		if c.Name != "game" {
+			continue
+		}
+		for _, group := range c.Options {
+			if group.Name != "new" {
+				continue
+			}
+			for _, sub := range group.Options {
+				if sub.Name != game {
+					continue
+				}
+				for _, o := range sub.Options {
+					if o.Name == option {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// within runs f, waiting at most d for it.
+func within(d time.Duration, f func()) bool {
+	done := make(chan struct{})
+	go func() { f(); close(done) }()
+	select {
+	case <-done:
+		return true
+	case <-time.After(d):
+		return false
+	}
+}
+
+// load opens the tables, lets them play for the duration and fills the
+// report.
+func (r *loadRun) load(ctx context.Context, rep *Report) error {
+	o := r.opts
+	tables := make([]*table, o.channels)
+	for i := range tables {
+		tables[i] = newTable(r, i, r.fake.NewChannel(fmt.Sprintf("load-%d", i)))
+	}
+	setupStart := time.Now()
+	sem := make(chan struct{}, o.parallel)
+	var wg sync.WaitGroup
+	for _, t := range tables {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			if err := t.open(); err != nil {
+				t.fail(err)
+				t.hands = nil
+			}
+		}()
+	}
+	wg.Wait()
+	rep.SetupTime = time.Since(setupStart)
+	var opened []*table
+	var setupErr error
+	for _, t := range tables {
+		if t.hands != nil {
+			opened = append(opened, t)
+		} else if setupErr == nil {
+			setupErr = t.firstErr
+		}
+	}
+	rep.Opened = len(opened)
+	if len(opened) == 0 {
+		return fmt.Errorf("no table could be opened: %w", setupErr)
+	}
+	if !within(10*time.Second, r.bot.Idle) {
+		return errors.New("the bot's set-up output did not finish within 10 s")
+	}
+	for _, t := range opened {
+		t.firstErr, t.unanswered, t.slowClicks = nil, 0, 0 // the window counts from here
+	}
+
+	// The window.
+	r.fake.ResetRESTCounts()
+	failedBefore := len(r.fake.FailedInteractions())
+	if o.cpuprofile != "" {
+		f, err := os.Create(o.cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		rep.Profile = o.cpuprofile
+	}
+	if o.blockprof != "" {
+		runtime.SetBlockProfileRate(int(100 * time.Microsecond))
+		defer func() {
+			runtime.SetBlockProfileRate(0)
+			if f, err := os.Create(o.blockprof); err == nil {
+				pprof.Lookup("block").WriteTo(f, 0)
+				f.Close()
+			}
+		}()
+	}
+	var syncs []time.Duration
+	syncDone := make(chan struct{})
+	go func() { // the fake's Sync barrier alone, sampled
+		defer close(syncDone)
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-r.stop:
+				return
+			case <-tick.C:
+				s := time.Now()
+				r.fake.Sync()
+				syncs = append(syncs, time.Since(s))
+			}
+		}
+	}()
+	windowStart := time.Now()
+	var players sync.WaitGroup
+	for _, t := range opened {
+		players.Add(1)
+		go func() {
+			defer players.Done()
+			t.play()
+		}()
+	}
+	select {
+	case <-time.After(o.duration):
+	case <-ctx.Done():
+	}
+	close(r.stop)
+	// A click in flight returns within the fake's 3 s deadline plus its
+	// Sync barrier's 5 s; waiting stops at once.
+	if !within(30*time.Second, players.Wait) {
+		pprof.StopCPUProfile()
+		return errors.New("tables still clicking 30 s after the window closed")
+	}
+	windowEnd := time.Now()
+	rep.Window = windowEnd.Sub(windowStart)
+	<-syncDone
+	if o.cpuprofile != "" {
+		pprof.StopCPUProfile()
+	}
+	// The output the last moves owe belongs to them.
+	if !within(10*time.Second, r.bot.Idle) {
+		return errors.New("the bot's output did not finish within 10 s of the window's end")
+	}
+
+	counts := r.fake.RESTCounts()
+	rep.Global, rep.Exempt, rep.Invalid, rep.NotFound, rep.ByRoute = counts.Global, counts.Exempt, counts.Invalid, counts.NotFound, counts.ByRoute
+	rep.Failed = len(r.fake.FailedInteractions()) - failedBefore
+	var lat []time.Duration
+	var firstErr error
+	for _, t := range opened {
+		lat = append(lat, t.lat...)
+		rep.Moves += t.moves
+		rep.Stale += t.stale
+		rep.Refused += t.refused
+		rep.Games += t.games
+		rep.Reopened += t.reopened
+		rep.Unanswered += t.unanswered
+		rep.SlowClicks += t.slowClicks
+		rep.RefusedClicks += t.refusedClicks
+		if t.stalled {
+			rep.Stalls++
+		}
+		if firstErr == nil && t.firstErr != nil {
+			firstErr = t.firstErr
+		}
+	}
+	slices.Sort(lat)
+	rep.P50, rep.P90, rep.P99 = percentile(lat, 0.50), percentile(lat, 0.90), percentile(lat, 0.99)
+	if len(lat) > 0 {
+		rep.Max = lat[len(lat)-1]
+	}
+	answers := r.bt.between(windowStart, windowEnd)
+	slices.Sort(answers)
+	rep.Answers = len(answers)
+	rep.AnsP50, rep.AnsP90, rep.AnsP99 = percentile(answers, 0.50), percentile(answers, 0.90), percentile(answers, 0.99)
+	if len(answers) > 0 {
+		rep.AnsMax = answers[len(answers)-1]
+	}
+	for _, d := range answers {
+		if d > lateAnswer {
+			rep.AnsLate++
+		}
+	}
+	slices.Sort(syncs)
+	rep.SyncP50, rep.SyncP99 = percentile(syncs, 0.50), percentile(syncs, 0.99)
+	rep.MovesPerSec = float64(rep.Moves) / rep.Window.Seconds()
+	if rep.Ceiling > 0 {
+		rep.VsCeiling = rep.MovesPerSec / rep.Ceiling
+	}
+	if rep.Moves > 0 {
+		rep.GlobalPerMove = float64(rep.Global) / float64(rep.Moves)
+		rep.ExemptPerMove = float64(rep.Exempt) / float64(rep.Moves)
+		rep.RESTPerMove = rep.GlobalPerMove + rep.ExemptPerMove
+	}
+	if firstErr != nil {
+		slog.New(slog.NewTextHandler(o.log, nil)).Warn("a table stopped early", "err", firstErr)
+	}
+	return nil
+}

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestMain lets the test binary be the fill's child process too.
+func TestMain(m *testing.M) {
+	if childMain() {
+		return
+	}
+	os.Exit(m.Run())
+}
+
+type logWriter struct{ t *testing.T }
+
+func (w logWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+func TestTinyLoad(t *testing.T) {
+	o := options{game: "duel", channels: 2, duration: time.Second, stored: 200, ceiling: 200 * time.Millisecond,
+		parallel: 2, overlap: 2, log: logWriter{t}}
+	o.logLevel.UnmarshalText([]byte("warn"))
+	rep, err := run(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	rep.Print(&out)
+	t.Log("\n" + out.String())
+
+	checks := []struct {
+		what string
+		ok   bool
+	}{
+		{"both tables opened", rep.Opened == 2},
+		{"moves were made", rep.Moves > 0},
+		{"moves/s matches moves and window", rep.Window >= time.Second && rep.MovesPerSec > 0 &&
+			rep.MovesPerSec <= float64(rep.Moves)/time.Second.Seconds()},
+		{"the ceiling was measured", rep.CeilingCommits > 0 && rep.Ceiling > 0 && rep.VsCeiling > 0},
+		{"click latencies are ordered", 0 < rep.P50 && rep.P50 <= rep.P90 && rep.P90 <= rep.P99 && rep.P99 <= rep.Max},
+		{"answers were timed at the bot", rep.Answers >= rep.Moves && 0 < rep.AnsP50 && rep.AnsP50 <= rep.AnsP99 && rep.AnsP99 <= rep.AnsMax},
+		{"no late or failed answers", rep.Unanswered == 0 && rep.AnsLate == 0 && rep.Failed == 0},
+		{"REST split into global and exempt", rep.Global > 0 && rep.Exempt > 0 &&
+			rep.RESTPerMove > 0.5 && rep.RESTPerMove < 10 && rep.GlobalPerMove < rep.RESTPerMove},
+		{"every move answered by callback", rep.ByRoute["POST /interactions/{id}/{token}/callback"] >= rep.Moves},
+		{"no stalled table, no stale click", rep.Stalls == 0 && rep.Stale == 0 && rep.RefusedClicks == 0},
+		{"the stored games were filled", rep.Stored == 200 && rep.StoredAdded == 200 && rep.DBBytes > 0},
+		{"start-up was timed", rep.StartTime > 0 && rep.FirstAnswer > 0 && rep.FirstAnswer < 5*time.Second},
+		{"memory was read", rep.RSSReady > 0 && rep.HWMReady >= rep.RSSReady && rep.HWMEnd > 0},
+	}
+	if rep.Violations > 0 {
+		// The bot's, not the load's: the fake logged them above.
+		t.Logf("the fake reported %d requests real Discord would refuse", rep.Violations)
+	}
+	for _, c := range checks {
+		if !c.ok {
+			t.Errorf("%s: not so in the report:\n%+v", c.what, rep)
+		}
+	}
+	for _, want := range []string{"moves/s", "p99", "REST per move", "global-limited", "exempt", "bbolt ceiling", "VmRSS"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the printed report has no %q", want)
+		}
+	}
+}
+
+func TestOptionsBounded(t *testing.T) {
+	for _, o := range []options{
+		{game: "chess", channels: 1, duration: time.Second},
+		{game: "duel", channels: maxChannels + 1, duration: time.Second},
+		{game: "duel", channels: 1, duration: maxDuration + time.Second},
+		{game: "duel", channels: 1, duration: 0},
+		{game: "duel", channels: 1, duration: time.Second, stored: -1},
+	} {
+		if err := o.check(); err == nil {
+			t.Errorf("options %+v accepted", o)
+		}
+	}
+}
+
+func TestCallbackID(t *testing.T) {
+	id, ok := callbackID("/api/v9/interactions/1234567890123456789/tok-en/callback")
+	if !ok || id != 1234567890123456789 {
+		t.Fatalf("callbackID = %d, %v", id, ok)
+	}
+	if _, ok := callbackID("/api/v9/webhooks/1/tok/messages/@original"); ok {
+		t.Fatal("a webhook edit taken for a callback")
+	}
+}

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Report is what one load run measured. Durations are in nanoseconds when
+// printed as JSON.
+type Report struct {
+	Machine  string `json:"machine"` // CPUs and model
+	Game     string `json:"game"`
+	Channels int    `json:"channels"`
+	Think    time.Duration
+	DB       string `json:"db"`
+
+	// The bbolt ceiling: one writer, one Update (one fsync'd commit) per
+	// 2 KiB value, on a separate file next to the bot's database.
+	// It is measured before the bot starts and again after the load, as the
+	// disk's fsync time varies; Ceiling, the ratio's base, is the higher.
+	CeilingCommits int           `json:"ceiling_commits"`
+	CeilingWindow  time.Duration `json:"ceiling_window"`
+	CeilingBefore  float64       `json:"ceiling_before"` // commits/s
+	CeilingAfter   float64       `json:"ceiling_after"`  // commits/s, 0 if not measured
+	Ceiling        float64       `json:"ceiling_per_sec"`
+	LoadBefore     string        `json:"loadavg_before"` // /proc/loadavg: others' work on the machine
+	LoadAfter      string        `json:"loadavg_after"`
+
+	// Stored games and start-up.
+	Stored      int           `json:"stored"`       // idle games in the database before the bot started
+	StoredAdded int           `json:"stored_added"` // of which this run wrote
+	FillTime    time.Duration `json:"fill_time"`
+	DBBytes     int64         `json:"db_bytes"`
+	StartTime   time.Duration `json:"start_time"`   // store.Open + bot.New + Start
+	FirstAnswer time.Duration `json:"first_answer"` // ready → first answered interaction in a fresh channel
+	RSSReady    uint64        `json:"rss_ready"`    // bytes, VmRSS after the first answer
+	HWMReady    uint64        `json:"hwm_ready"`    // bytes, VmHWM then
+
+	// The load.
+	Opened        int           `json:"opened"` // tables opened before the window
+	SetupTime     time.Duration `json:"setup_time"`
+	Window        time.Duration `json:"window"` // from the start signal until the last click returned
+	Moves         int           `json:"moves"`  // move clicks the bot answered by updating the hand
+	MovesPerSec   float64       `json:"moves_per_sec"`
+	VsCeiling     float64       `json:"vs_ceiling"`     // MovesPerSec ÷ Ceiling
+	Stale         int           `json:"stale"`          // clicks answered "that button was from an earlier moment"
+	Refused       int           `json:"refused"`        // clicks answered with another refusal
+	Games         int           `json:"games"`          // games played to the end in the window
+	Reopened      int           `json:"reopened"`       // tables opened again in the window (after a game ended)
+	Stalls        int           `json:"stalls"`         // channels that gave up: nobody could move for 10 s
+	RefusedClicks int           `json:"refused_clicks"` // clicks the client would not send: the message changed under the player
+
+	// Latency of move clicks, client-side: from the fake user's Click call
+	// until it returned the reply. That includes the dispatch, the bot's
+	// work and callback, and the fake's Sync barrier (a heartbeat round
+	// trip, repeated while other events are dispatched meanwhile).
+	P50, P90, P99, Max time.Duration
+	// Latency of every interaction answered in the window, at the bot's
+	// side: from dispatch (the interaction id's millisecond) to the fake's
+	// acceptance of the callback, seen on the bot's HTTP transport.
+	Answers                        int
+	AnsP50, AnsP90, AnsP99, AnsMax time.Duration
+	AnsLate                        int // of those, after 3 s
+	Unanswered                     int // clicks the fake saw no answer to within 3 s
+	SlowClicks                     int // clicks that took over 3 s to return (the barrier included)
+	Failed                         int // the fake's FailedInteractions during the window
+	SyncP50, SyncP99               time.Duration
+
+	// REST during the window, and per move.
+	Global, Exempt, Invalid, NotFound int
+	ByRoute                           map[string]int
+	RESTPerMove, GlobalPerMove        float64
+	ExemptPerMove                     float64
+
+	Violations int    // what the fake reports a test would fail on
+	RSSEnd     uint64 // bytes, VmRSS after the load
+	HWMEnd     uint64 // bytes, VmHWM at the end
+	Profile    string `json:",omitempty"`
+}
+
+// percentile of sorted durations (nearest rank).
+func percentile(sorted []time.Duration, p float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(p*float64(len(sorted))+0.5) - 1
+	return sorted[min(max(i, 0), len(sorted)-1)]
+}
+
+func ms(d time.Duration) string {
+	return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond))
+}
+
+func mib(b uint64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
+
+// Print writes the report for people.
+func (r *Report) Print(w io.Writer) {
+	p := func(format string, args ...any) { fmt.Fprintf(w, format+"\n", args...) }
+	think := "none (as fast as the players can click)"
+	if r.Think > 0 {
+		think = fmt.Sprintf("%v ±50%% per move", r.Think)
+	}
+	p("cardbot load — game %s, %d channels, think time %s", r.Game, r.Channels, think)
+	p("machine:        %s", r.Machine)
+	p("database:       %s", r.DB)
+	after := ""
+	if r.CeilingAfter > 0 {
+		after = fmt.Sprintf(", %.0f after the load", r.CeilingAfter)
+	}
+	p("bbolt ceiling:  %.0f commits/s (%.0f before%s; one writer, one fsync'd Update per 2 KiB value for %v, separate file on the same disk)",
+		r.Ceiling, r.CeilingBefore, after, r.CeilingWindow.Round(time.Millisecond))
+	p("load average:   %s before, %s after (other work on the machine)", r.LoadBefore, r.LoadAfter)
+	if r.Stored > 0 {
+		how := "already in the database"
+		if r.StoredAdded > 0 {
+			how = fmt.Sprintf("%d written through store.Commit in %v (%.0f games/s, in a child process)",
+				r.StoredAdded, r.FillTime.Round(time.Millisecond), float64(r.StoredAdded)/r.FillTime.Seconds())
+		}
+		p("stored games:   %d idle duels (%s); database file %s", r.Stored, how, mib(uint64(r.DBBytes)))
+	}
+	p("start:          store open + bot start %v; first answer in a fresh channel %s after ready",
+		r.StartTime.Round(time.Millisecond), ms(r.FirstAnswer))
+	p("memory ready:   VmRSS %s, VmHWM %s (whole process: bot, fake Discord and players)", mib(r.RSSReady), mib(r.HWMReady))
+	if r.Channels == 0 {
+		return
+	}
+	p("set-up:         %d of %d tables opened in %v", r.Opened, r.Channels, r.SetupTime.Round(time.Millisecond))
+	p("moves:          %d in %v = %.1f moves/s = %.2f × the bbolt ceiling", r.Moves, r.Window.Round(time.Millisecond), r.MovesPerSec, r.VsCeiling)
+	p("dispatch→answer: p50 %s, p90 %s, p99 %s, max %s over %d answers; %d after 3 s",
+		ms(r.AnsP50), ms(r.AnsP90), ms(r.AnsP99), ms(r.AnsMax), r.Answers, r.AnsLate)
+	p("                (bot side: interaction id's millisecond → callback accepted, on the bot's HTTP transport; ≤ 1 ms high)")
+	p("click→reply:    p50 %s, p90 %s, p99 %s, max %s over %d move clicks", ms(r.P50), ms(r.P90), ms(r.P99), ms(r.Max), r.Moves+r.Stale+r.Refused)
+	p("                (client side: the fake user's Click call until it returns, which includes the fake's Sync barrier;")
+	p("                the barrier alone, sampled every 50 ms: p50 %s, p99 %s)", ms(r.SyncP50), ms(r.SyncP99))
+	p("late answers:   %d answered after 3 s (bot side), %d never answered in 3 s, %d failed interactions;",
+		r.AnsLate, r.Unanswered, r.Failed)
+	p("                %d clicks took over 3 s to return (the barrier included)", r.SlowClicks)
+	total := r.Global + r.Exempt
+	p("REST per move:  %.2f (global-limited %.2f, exempt %.2f); %d requests: %d global, %d exempt, %d invalid, %d not found",
+		r.RESTPerMove, r.GlobalPerMove, r.ExemptPerMove, total, r.Global, r.Exempt, r.Invalid, r.NotFound)
+	for _, k := range slices.Sorted(maps.Keys(r.ByRoute)) {
+		p("                  %6d  %s", r.ByRoute[k], k)
+	}
+	p("games:          %d finished, %d tables reopened, %d stale clicks, %d refusals, %d stalled channels, %d clicks the client refused (message replaced)",
+		r.Games, r.Reopened, r.Stale, r.Refused, r.Stalls, r.RefusedClicks)
+	p("fake Discord:   %d violations reported", r.Violations)
+	p("memory end:     VmRSS %s, VmHWM %s", mib(r.RSSEnd), mib(r.HWMEnd))
+	if r.Profile != "" {
+		p("cpu profile:    %s (go tool pprof -top %s)", r.Profile, r.Profile)
+	}
+}
+
+// machine describes the CPUs for the report.
+func machine(cpus int) string {
+	model := "unknown CPU"
+	if b, err := readFile("/proc/cpuinfo"); err == nil {
+		for line := range strings.SplitSeq(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				model = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	return fmt.Sprintf("%d CPUs, %s", cpus, model)
+}
