@@ -43,11 +43,6 @@ func private(m msg) reply {
 	return reply{kind: discordgo.InteractionResponseChannelMessageWithSource, ephemeral: true, msg: m}
 }
 
-// public answers with a message in the channel.
-func public(m msg) reply {
-	return reply{kind: discordgo.InteractionResponseChannelMessageWithSource, msg: m}
-}
-
 // update replaces the message whose component was used.
 func update(m msg) reply {
 	return reply{kind: discordgo.InteractionResponseUpdateMessage, msg: m}

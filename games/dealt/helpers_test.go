@@ -3,7 +3,6 @@ package dealt
 import (
 	"bytes"
 	"errors"
-	"slices"
 	"strings"
 	"testing"
 
@@ -131,19 +130,3 @@ func tokens(v games.View) []string {
 	return out
 }
 
-func toAct(s *State) int {
-	a := s.ToAct()
-	if len(a) != 1 {
-		panic("want exactly one seat to act")
-	}
-	return a[0]
-}
-
-func hasAll(have []string, want ...string) bool {
-	for _, w := range want {
-		if !slices.Contains(have, w) {
-			return false
-		}
-	}
-	return true
-}

@@ -161,7 +161,7 @@ func TestExampleMultiWayConflict(t *testing.T) {
 		if st.ToAct()[0] != want {
 			t.Fatalf("narrator %d is seat %d, want %d", i, st.ToAct()[0], want)
 		}
-		ev = act(t, st, want, "done")
+		act(t, st, want, "done")
 	}
 	if st.Phase != PhaseIdle {
 		t.Fatalf("phase %s after three narrations", st.Phase)
