@@ -129,4 +129,3 @@ func tokens(v games.View) []string {
 	}
 	return out
 }
-
