@@ -254,8 +254,8 @@ func (p *Page) events(w http.ResponseWriter, r *http.Request) {
 	flusher.Flush()
 	keepAlive := time.NewTicker(20 * time.Second)
 	defer keepAlive.Stop()
+	changed := p.t.fake.Changes()
 	for {
-		changed := p.t.fake.Changes()
 		select {
 		case <-r.Context().Done():
 			return
@@ -272,6 +272,9 @@ func (p *Page) events(w http.ResponseWriter, r *http.Request) {
 			case <-r.Context().Done():
 				return
 			}
+			// Watch for the next change before telling of this one, so that
+			// none made after the page's fetch goes untold.
+			changed = p.t.fake.Changes()
 			w.Write([]byte("data: change\n\n"))
 		}
 		flusher.Flush()

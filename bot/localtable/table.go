@@ -90,8 +90,8 @@ func (t *Table) GuildID() string { return t.fake.GuildID() }
 // saver writes the world after changes.
 func (t *Table) saver() {
 	defer close(t.saverEnd)
+	changed := t.fake.Changes()
 	for {
-		changed := t.fake.Changes()
 		select {
 		case <-t.stop:
 			return
@@ -102,6 +102,7 @@ func (t *Table) saver() {
 			return
 		case <-time.After(saveDelay):
 		}
+		changed = t.fake.Changes() // before saving: a change during the save is saved next
 		if err := t.save(); err != nil {
 			t.log.Error("save the local table", "err", err)
 		}

@@ -204,6 +204,7 @@ func TestLocalTableInABrowser(t *testing.T) {
 	dbPath := filepath.Join(t.TempDir(), "bot.db")
 	addr := freePort(t)
 	lt := startLocal(t, addr, dbPath)
+	first := lt
 
 	br, err := cdp.Launch(ctx, path)
 	if err != nil {
@@ -370,6 +371,29 @@ func TestLocalTableInABrowser(t *testing.T) {
 	b.waitFor(fmt.Sprintf(`document.querySelectorAll("#messages .msg.eph").length > %d`, before))
 	b.settle()
 
+	// A text box: in an Improv campaign, Bea names her protagonist.
+	b.click(`document.querySelector("#add-channel input")`)
+	b.typeText("campaign")
+	b.press("Enter")
+	b.waitFor(`document.querySelector("#channel-name").textContent === "# campaign"`)
+	b.settle()
+	b.as("Ann")
+	b.send("/game new improv")
+	b.as("Bea")
+	b.clickButton("Join")
+	b.as("Ann")
+	b.clickButton("Start")
+	b.as("Bea")
+	b.clickButton("My hand")
+	b.clickButton("Name your protagonist")
+	b.waitFor(`document.querySelector("#modal").open && document.querySelector("#modal-fields input")`)
+	b.click(`document.querySelector("#modal-fields input")`)
+	b.typeText("Kit Walker")
+	b.click(`document.querySelector("#modal-submit")`)
+	b.waitFor(`!document.querySelector("#modal").open`)
+	b.waitFor(`[...document.querySelectorAll("#messages .msg.eph")].pop()?.innerText.includes("Kit Walker")`)
+	b.settle()
+
 	// On a phone: nothing wider than the screen, the channels behind ☰.
 	if err := page.SetViewport(ctx, 390, 844, true); err != nil {
 		t.Fatal(err)
@@ -384,4 +408,9 @@ func TestLocalTableInABrowser(t *testing.T) {
 	b.click(`[...document.querySelectorAll("#channels a")].find(a => a.textContent.includes("general"))`)
 	b.waitFor(`document.querySelector("#channel-name").textContent === "# general"`)
 	t.Logf("the browser test took %v", time.Since(start).Round(time.Millisecond))
+	for _, logs := range []string{first.logs.String(), lt.logs.String()} {
+		if strings.Contains(logs, "level=WARN") || strings.Contains(logs, "level=ERROR") {
+			t.Errorf("the program warned (the Discord stand-in logs what Discord would refuse):\n%s", logs)
+		}
+	}
 }
