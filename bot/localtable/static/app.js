@@ -746,9 +746,10 @@ function onInput() {
       dataset: { option: o.name },
       onmousedown: (e) => { e.preventDefault(); insertText(o.name + ":"); },
     }, o.name + optRange(o))),
-    exact.options.length ? null : el("span", { class: "desc", text: exact.description }));
+    ...(exact.options.length ? [] : [el("span", { class: "desc", text: exact.description })]));
   hints.hidden = false;
-  const typing = /(?:^|\s)([\w-]+):([^:]*)$/.exec(text);
+  // The value being typed: after "name:", until a space ends it.
+  const typing = text.endsWith(" ") ? null : /(?:^|\s)([\w-]+):([^:]*)$/.exec(text);
   const def = typing && exact.options.find((o) => o.name === typing[1]);
   if (def) {
     const partial = typing[2].trim().toLowerCase();
@@ -783,7 +784,8 @@ $("#input").addEventListener("keydown", (e) => {
     e.preventDefault();
     chosen = (chosen + (e.key === "ArrowDown" ? 1 : suggestions.length - 1)) % suggestions.length;
     onInput();
-  } else if (e.key === "Tab" || (e.key === "Enter" && !parse($("#input").value.trim()).path)) {
+  } else if (e.key === "Tab" || e.key === "Enter") {
+    // As in Discord, Enter takes the highlighted command or value.
     e.preventDefault();
     suggestions[chosen].pick();
   }
