@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/bwmarrin/discordgo"
+
+	"github.com/cardtable/cardbot/games/ai"
 )
 
 // Config is everything the bot reads from the environment.
@@ -37,6 +39,10 @@ type Config struct {
 	// Retention is how long a finished game's history is kept
 	// (RETENTION_DAYS; 0 keeps it for ever).
 	Retention time.Duration
+	// Computers overrides the games where computer players may sit (nil:
+	// Computers()); ComputerBeat their pause before moving.
+	Computers    ai.Catalog
+	ComputerBeat time.Duration
 }
 
 // DefaultRetention keeps a finished game's history for a year.

@@ -12,7 +12,7 @@ import (
 
 // Custom ids have one small grammar, parsed only here:
 //
-//	lobby:<game>:<version>:<join|leave|start|cancel|rematch|end>
+//	lobby:<game>:<version>:<join|leave|start|cancel|rematch|end|addcpu|dropcpu>
 //	hand:<game>                       the "My hand" button; always shows the current hand
 //	move:<game>:<version>:<action>    a move; a select menu's values are appended as arguments
 //	ask:<game>:<version>:<action>     opens a text box for a move that needs typed text
@@ -30,7 +30,7 @@ type customID struct {
 	action  games.Action
 }
 
-var lobbyActions = map[string]bool{"join": true, "leave": true, "start": true, "cancel": true, "rematch": true, "end": true}
+var lobbyActions = map[string]bool{"join": true, "leave": true, "start": true, "cancel": true, "rematch": true, "end": true, "addcpu": true, "dropcpu": true}
 
 func (c customID) String() string {
 	if c.kind == "hand" {

@@ -34,6 +34,8 @@ type harness struct {
 	// answerWithin, when set, is how long the bot lets an interaction wait
 	// before deferring it.
 	answerWithin time.Duration
+	// computerBeat, when set, is computer players' pause before moving.
+	computerBeat time.Duration
 }
 
 // now is the bot's clock: real time moved on by advance.
@@ -120,7 +122,7 @@ func (h *harness) start() {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	cfg := bot.Config{Token: fakediscord.BotToken, APIURL: h.fake.APIURL(), DBPath: h.dbPath, GuildID: h.fake.GuildID(), Seeds: h.nextSeed, Now: h.now, AnswerWithin: h.answerWithin,
+	cfg := bot.Config{Token: fakediscord.BotToken, APIURL: h.fake.APIURL(), DBPath: h.dbPath, GuildID: h.fake.GuildID(), Seeds: h.nextSeed, Now: h.now, AnswerWithin: h.answerWithin, ComputerBeat: h.computerBeat,
 		Crash: func(step string) bool {
 			if h.crashAt != nil && h.crashAt(step) {
 				h.killed = true

@@ -60,7 +60,7 @@ func (b *Bot) cmdNew(i *discordgo.Interaction, kind string, opts []*discordgo.Ap
 		if !open {
 			return // cancelled before it was shown
 		}
-		posted, err := b.send(rec.Channel, lobbyMsg(cur, rules).send(), "l"+rec.ID)
+		posted, err := b.send(rec.Channel, b.lobbyMsg(cur, rules).send(), "l"+rec.ID)
 		if err == nil {
 			if err := b.db.SetPosts(rec.ID, rec.Channel, func(p *store.Posts) { p.Table = posted.ID }); err != nil {
 				b.log.Warn("record lobby", "game", rec.ID, "err", err)
@@ -136,6 +136,19 @@ func (b *Bot) onLobby(i *discordgo.Interaction, id customID) (reply, after) {
 			return tell("%s needs at least %d players; %d joined so far.", rules.Name, rules.MinPlayers, len(rec.Seats)), nil
 		}
 		return b.start(rec, rules)
+	case "addcpu", "dropcpu":
+		if user != rec.Host {
+			return tell("Only the host, %s, can add or remove computer players.", rec.Seats[0].Name), nil
+		}
+		var no *reply
+		if id.action.Verb == "addcpu" {
+			no = b.addComputer(rec, rules)
+		} else {
+			no = dropComputer(rec)
+		}
+		if no != nil {
+			return *no, nil
+		}
 	case "cancel":
 		if user != rec.Host && !canManage(i) {
 			return tell("Only the host or someone with Manage Channel can cancel this lobby."), nil
@@ -149,7 +162,7 @@ func (b *Bot) onLobby(i *discordgo.Interaction, id customID) (reply, after) {
 	if err := b.db.Save(rec); err != nil {
 		return b.oops(err), nil
 	}
-	return update(lobbyMsg(rec, rules)), nil
+	return update(b.lobbyMsg(rec, rules)), nil
 }
 
 // joinRunning seats someone in a game that lets people join while it runs.
@@ -272,7 +285,7 @@ func (b *Bot) rematch(i *discordgo.Interaction, gameID string) (reply, after) {
 		if !open {
 			return
 		}
-		posted, err := b.send(rec.Channel, lobbyMsg(cur, rules).send(), "l"+rec.ID)
+		posted, err := b.send(rec.Channel, b.lobbyMsg(cur, rules).send(), "l"+rec.ID)
 		if err != nil {
 			b.log.Warn("post rematch lobby", "channel", rec.Channel, "err", err)
 			return
@@ -287,18 +300,27 @@ func (b *Bot) rematch(i *discordgo.Interaction, gameID string) (reply, after) {
 // endGame ends the channel's game early, once confirmed; nothing is
 // counted in the stats.
 func (b *Bot) endGame(i *discordgo.Interaction, rec *store.Game) (reply, after) {
-	user, name := who(i)
-	rules, _ := b.rules(rec.Kind)
-	if user != rec.Host && !canManage(i) {
-		role := "host"
-		if rules.GM {
-			role = "GM"
-		}
-		return tell("Only the %s, %s, or someone with Manage Channel can end this game.", role, rec.Seats[0].Name), nil
+	if no := b.mayEnd(i, rec); no != nil {
+		return *no, nil
 	}
+	_, name := who(i)
+	rules, _ := b.rules(rec.Kind)
 	out := &store.Output{Game: rec.ID, Channel: rec.Channel, Version: rec.Version, Closed: fmt.Sprintf("This game was ended by %s.", name)}
 	if err := b.db.Commit(rec, nil, out, &store.Ending{How: "been ended by " + name}); err != nil {
 		return b.oops(err), nil
 	}
 	return update(textMsg("You ended the game of %s. The channel is free for a new one.", rules.Name)), b.publisher(rec, out, 0)
+}
+
+// mayEnd refuses anyone but the host (or GM) and those with Manage Channel.
+func (b *Bot) mayEnd(i *discordgo.Interaction, rec *store.Game) *reply {
+	if user, _ := who(i); user == rec.Host || canManage(i) {
+		return nil
+	}
+	role := "host"
+	if rules, _ := b.rules(rec.Kind); rules.GM {
+		role = "GM"
+	}
+	r := tell("Only the %s, %s, or someone with Manage Channel can end this game.", role, rec.Seats[0].Name)
+	return &r
 }

@@ -27,7 +27,7 @@ func (b *Bot) cmdTable(i *discordgo.Interaction) (reply, after) {
 		var err error
 		if cur.Status == store.Lobby {
 			r, _ := b.rules(cur.Kind)
-			m = lobbyMsg(cur, r)
+			m = b.lobbyMsg(cur, r)
 		} else {
 			var g games.Game
 			if _, g, err = b.load(cur); err == nil {
@@ -63,15 +63,10 @@ func (b *Bot) cmdEnd(i *discordgo.Interaction) (reply, after) {
 	if no != nil {
 		return *no, nil
 	}
-	user, _ := who(i)
-	rules, _ := b.rules(rec.Kind)
-	if user != rec.Host && !canManage(i) {
-		role := "host"
-		if rules.GM {
-			role = "GM"
-		}
-		return tell("Only the %s, %s, or someone with Manage Channel can end this game.", role, rec.Seats[0].Name), nil
+	if no := b.mayEnd(i, rec); no != nil {
+		return *no, nil
 	}
+	rules, _ := b.rules(rec.Kind)
 	confirm := customID{kind: "lobby", game: rec.ID, action: games.Act("end")}
 	m := textMsg("End the game of %s for everyone? Nothing of it counts in the stats.", rules.Name)
 	m.components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{

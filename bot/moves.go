@@ -243,7 +243,7 @@ func (b *Bot) commit(rec *store.Game, g games.Game, in []games.Input, events []g
 	for _, s := range now {
 		if s >= 0 && s < len(rec.Seats) && !slices.Contains(rec.Waiting, s) {
 			rec.Seats[s].WaitingSince = rec.Version
-			if !b.watching(rec.Seats[s]) {
+			if !b.watching(rec.Seats[s]) && rec.Seats[s].Computer == "" {
 				out.Ping = append(out.Ping, s)
 			}
 		}
@@ -255,6 +255,9 @@ func (b *Bot) commit(rec *store.Game, g games.Game, in []games.Input, events []g
 		end = &store.Ending{How: "finished"}
 		for _, res := range g.Results() {
 			s := rec.Seats[res.Seat]
+			if s.Computer != "" {
+				continue // a computer has no place in the server's stats
+			}
 			end.Results = append(end.Results, store.PlayerResult{User: s.User, Name: s.Name, Won: res.Winner, Score: res.Score})
 		}
 	}
@@ -269,6 +272,7 @@ func (b *Bot) commit(rec *store.Game, g games.Game, in []games.Input, events []g
 	if !earliest.IsZero() {
 		b.timers.wake(earliest)
 	}
+	b.computersNow(rec)
 	return out, nil
 }
 
@@ -312,6 +316,12 @@ func (b *Bot) syncTimers(rec *store.Game, g games.Game) time.Time {
 				continue
 			}
 			since := rec.Seats[s].WaitingSince
+			if rec.Seats[s].Computer != "" {
+				// Keyed by the move counter: a computer with several moves
+				// to make in a row (building a hand) gets a turn after each.
+				add(fmt.Sprintf("bot:cpu:%d:%d", s, rec.Version), b.beat())
+				continue
+			}
 			if tt.remind > 0 {
 				add(fmt.Sprintf("bot:remind:%d:%d", s, since), tt.remind)
 			}

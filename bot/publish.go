@@ -153,7 +153,7 @@ func (p *pub) render() (msg, bool) {
 	switch {
 	case rec.Status == store.Lobby:
 		r, _ := b.rules(rec.Kind)
-		m = lobbyMsg(rec, r)
+		m = b.lobbyMsg(rec, r)
 	case p.g != nil:
 		m, err = tableMsg(rec, p.g)
 	default:

@@ -219,17 +219,28 @@ func (b *Bot) fireOwn(rec *store.Game, key string) {
 	seat, _ := strconv.Atoi(parts[2])
 	since, _ := strconv.Atoi(parts[3])
 	rec.Timers[key] = 0 // fired
-	if seat >= len(rec.Seats) || !slices.Contains(rec.Waiting, seat) || rec.Seats[seat].WaitingSince != since {
+	if seat < 0 || seat >= len(rec.Seats) {
+		_ = b.db.Save(rec)
+		return
+	}
+	current := rec.Seats[seat].WaitingSince
+	if parts[1] == "cpu" {
+		current = rec.Version
+	}
+	if seat >= len(rec.Seats) || !slices.Contains(rec.Waiting, seat) || current != since {
 		if err := b.db.Save(rec); err != nil {
 			b.log.Warn("save timer", "game", rec.ID, "err", err)
 		}
 		return // they have moved since
 	}
-	if parts[1] == "remind" {
+	switch parts[1] {
+	case "remind":
 		b.remind(rec, seat)
-		return
+	case "cpu":
+		b.playComputer(rec, seat)
+	default:
+		b.actFor(rec, seat)
 	}
-	b.actFor(rec, seat)
 }
 
 // actFor makes a move for a player who kept the table waiting too long:

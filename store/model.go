@@ -56,6 +56,8 @@ type Seat struct {
 	Name      string `json:"name"`
 	Character string `json:"character,omitempty"`
 	Left      bool   `json:"left,omitempty"` // left a game that lets people come and go
+	// Computer names the policy of a seat the bot plays; empty for a person.
+	Computer string `json:"computer,omitempty"`
 	// The interaction that last showed this player their hand: its token
 	// lets the bot refresh that ephemeral message in place for 15 minutes.
 	HandToken string    `json:"hand_token,omitempty"`

@@ -1,0 +1,74 @@
+package bot_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cardtable/cardbot/bot/fakediscord"
+	"github.com/cardtable/cardbot/games"
+)
+
+// One person plays a whole game against computer players through Discord:
+// a Card Duel against one, and Dealt! against two. The computers move by
+// themselves after each of the person's moves, never illegally, and only
+// the person counts in the server's stats.
+func TestOnePersonAgainstComputers(t *testing.T) {
+	for _, tc := range []struct {
+		game      string
+		computers int
+	}{{"duel", 1}, {"dealt", 2}} {
+		t.Run(tc.game, func(t *testing.T) {
+			h := newHarness(t, func(h *harness) { h.computerBeat = time.Nanosecond })
+			ann, cy := h.fake.AddUser("Ann"), h.fake.AddUser("Cy")
+			ann.Command(h.ch, "game", newGame(tc.game))
+			mustRefuse(t, cy.Click(h.table(), h.table().ButtonID("Add a computer")), "Only the host")
+			for range tc.computers {
+				if r := ann.Click(h.table(), h.table().ButtonID("Add a computer")); r == nil || r.Type != 7 {
+					t.Fatalf("adding a computer answered %+v", r)
+				}
+			}
+			if text := h.table().Text(); strings.Count(text, "🤖") != tc.computers {
+				t.Fatalf("the lobby:\n%s", text)
+			}
+			ann.Click(h.table(), h.table().ButtonID("Start"))
+			gameID := h.record().ID
+			if tc.game == "duel" {
+				buildCheapHand(t, h, ann, 30)
+			}
+			users := []*fakediscord.User{ann}
+			for moves := 0; ; moves++ {
+				if moves > 2000 {
+					t.Fatal("the game did not end")
+				}
+				rec, _ := h.db.Game(h.ch)
+				if rec == nil {
+					break
+				}
+				if len(rec.Waiting) == 0 || rec.Waiting[0] != 0 {
+					t.Fatalf("after Ann's move the game waits for %v, not Ann: the computers did not play", rec.Waiting)
+				}
+				playOn(t, h, users)
+			}
+			log, _ := h.db.History(gameID)
+			byComputer := 0
+			for _, e := range log {
+				if e.Input.Seat > 0 && e.Input.Kind == games.InMove {
+					byComputer++
+				}
+			}
+			if byComputer == 0 {
+				t.Fatal("no move was made by a computer")
+			}
+			st, _ := h.db.Stats(h.fake.GuildID())
+			if len(st) != 1 || st[ann.ID] == nil {
+				t.Fatalf("stats: %v", st)
+			}
+			if pings := h.fake.Pings(ann.ID); pings > 1+len(log)/2 {
+				t.Fatalf("Ann was pinged %d times", pings)
+			}
+			_ = fmt.Sprint
+		})
+	}
+}
