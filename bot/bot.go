@@ -32,11 +32,13 @@ type Bot struct {
 	now     func() time.Time
 	timers  *scheduler
 
-	mu     sync.Mutex
-	appID  string
-	botID  string
-	bg     sync.WaitGroup
-	killed atomic.Bool // a test's simulated kill (Config.Crash)
+	mu        sync.Mutex
+	appID     string
+	botID     string
+	bg        sync.WaitGroup
+	killed    atomic.Bool // a test's simulated kill (Config.Crash)
+	answered  tokens      // interaction tokens whose answers Discord took
+	startedAt time.Time   // tokens from before were answered by an earlier process
 }
 
 // invitePermissions: View Channels, Send Messages, Embed Links, Read
@@ -72,6 +74,7 @@ func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (
 	if b.now == nil {
 		b.now = time.Now
 	}
+	b.startedAt = b.now()
 	s.AddHandler(b.onReady)
 	s.AddHandler(func(_ *discordgo.Session, i *discordgo.InteractionCreate) {
 		received := time.Now()
@@ -140,8 +143,11 @@ func (b *Bot) Start() error {
 	if u := b.s.State.User; u != nil {
 		name = u.Username
 	}
-	b.log.Info("bot ready", "name", name, "commands_scope", scope(b.cfg.GuildID), "games", len(b.catalog),
-		"invite", fmt.Sprintf("https://discord.com/oauth2/authorize?client_id=%s&scope=bot+applications.commands&permissions=%d", app, invitePermissions))
+	invite := fmt.Sprintf("https://discord.com/oauth2/authorize?client_id=%s&scope=bot+applications.commands&permissions=%d", app, invitePermissions)
+	if b.cfg.APIURL != "" {
+		invite = "(not Discord: " + b.cfg.APIURL + ")"
+	}
+	b.log.Info("bot ready", "name", name, "commands_scope", scope(b.cfg.GuildID), "games", len(b.catalog), "invite", invite)
 	return nil
 }
 

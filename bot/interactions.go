@@ -33,8 +33,12 @@ func (b *Bot) onInteraction(i *discordgo.Interaction, received time.Time) {
 	} else {
 		answered = b.respond(i, r)
 	}
-	if !answered && r.held != nil {
-		b.forgetHand(r.held)
+	if r.held != nil {
+		if answered {
+			b.answered.take(r.held.token)
+		} else {
+			b.forgetHand(r.held)
+		}
 	}
 	if next != nil {
 		b.output(i.ChannelID, "publish", func() { next(answered) })
@@ -249,7 +253,7 @@ func (b *Bot) showHand(i *discordgo.Interaction, rec *store.Game) reply {
 		return b.oops(err)
 	}
 	b.keepHand(rec, seat, i)
-	return private(m)
+	return private(m).hand(rec, seat, i)
 }
 
 func (b *Bot) cmdHand(i *discordgo.Interaction) reply {

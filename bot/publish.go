@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -494,6 +495,9 @@ func (b *Bot) refreshHands(rec *store.Game, g games.Game, seats []int) {
 		if s.HandToken == "" || b.now().Sub(s.HandAt) > handTokenLife {
 			continue
 		}
+		if !b.answered.has(s.HandToken) && s.HandAt.After(b.startedAt) && b.now().Sub(s.HandAt) < answerWindow+time.Second {
+			continue // its answer may not have reached Discord yet: @original would not exist
+		}
 		m, err := handMsg(rec, g, seat, "")
 		if err != nil {
 			b.log.Error("render hand", "err", err)
@@ -514,4 +518,37 @@ func allSeats(rec *store.Game) []int {
 		out[i] = i
 	}
 	return out
+}
+
+// tokens remembers the interaction tokens whose answers Discord accepted
+// in this process, so a hand is never edited through a token whose answer
+// is still on its way. Older tokens (from before a restart) are known to
+// have been answered: a failed answer's token is never kept.
+type tokens struct {
+	mu sync.Mutex
+	at map[string]time.Time
+}
+
+func (t *tokens) take(token string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.at == nil {
+		t.at = map[string]time.Time{}
+	}
+	now := time.Now()
+	t.at[token] = now
+	if len(t.at) > 4096 { // forget what interaction tokens' own lifetime forgets
+		for k, v := range t.at {
+			if now.Sub(v) > 15*time.Minute {
+				delete(t.at, k)
+			}
+		}
+	}
+}
+
+func (t *tokens) has(token string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	_, ok := t.at[token]
+	return ok
 }
