@@ -166,3 +166,63 @@ func (b *Bot) lobbyMsg(rec *store.Game, rules games.Rules) msg {
 	}
 	return m
 }
+
+// cmdRemove lets the host (or GM, or a moderator) take an absent player out
+// so the game never waits on them: in a game that lets people leave they
+// leave; otherwise the bot plays their seat — with the game's computer
+// player, or its first legal move — until they act again.
+func (b *Bot) cmdRemove(i *discordgo.Interaction, opts []*discordgo.ApplicationCommandInteractionDataOption) (reply, after) {
+	rec, no := b.channelGame(i)
+	if no != nil {
+		return *no, nil
+	}
+	if no := b.mayEnd(i, rec); no != nil {
+		return *no, nil
+	}
+	if rec.Status != store.Playing {
+		return tell("The game hasn't started; players leave a lobby with its Leave button."), nil
+	}
+	var target string
+	for _, o := range opts {
+		if o.Name == "player" {
+			target = fmt.Sprint(o.Value)
+		}
+	}
+	seat := rec.SeatOf(target)
+	switch {
+	case seat < 0:
+		return tell("That member isn't playing in this game."), nil
+	case seat == 0:
+		return tell("The host's seat can't be handed over; end the game with /game end instead."), nil
+	case rec.Seats[seat].Computer != "":
+		return tell("%s's seat is already played by the bot.", rec.Seats[seat].Name), nil
+	}
+	_, g, err := b.load(rec)
+	if err != nil {
+		return b.oops(err), nil
+	}
+	if _, ok := g.(games.Joiner); ok {
+		rec.Seats[seat].Left = true
+		return b.play(i, rec, g, games.Input{Kind: games.InLeave, Seat: seat}, shownNothing,
+			fmt.Sprintf("%s has left the game.", rec.Seats[seat].Name))
+	}
+	policy := ai.RandomName
+	if _, ok := b.computers().For(rec.Kind)[ai.SensibleName]; ok {
+		policy = ai.SensibleName
+	}
+	rec.Seats[seat].Computer = policy
+	rec.Seats[seat].Away = true
+	out, err := b.commit(rec, g, nil, []games.Event{games.Say("%s is away; I play their seat until they act again.", rec.Seats[seat].Name)}, nil, -1, shownNothing)
+	if err != nil {
+		return b.oops(err), nil
+	}
+	return tell("I play %s's seat now; they take it back by making a move.", rec.Seats[seat].Name), b.publisher(rec, out, 0)
+}
+
+// comeBack gives a seat the bot was playing back to its player, who has
+// just acted in it.
+func comeBack(rec *store.Game, seat int) {
+	if s := &rec.Seats[seat]; s.Away {
+		s.Away, s.Computer = false, ""
+	}
+}

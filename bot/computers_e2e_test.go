@@ -72,3 +72,35 @@ func TestOnePersonAgainstComputers(t *testing.T) {
 		})
 	}
 }
+
+// The host takes an absent player out: the bot plays their seat, the game
+// runs to its end without them, and they still count in the stats.
+func TestHostRemovesAnAbsentPlayer(t *testing.T) {
+	h := newHarness(t, func(h *harness) { h.computerBeat = time.Nanosecond })
+	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
+	openDuel(t, h, ann, bea)
+	ann.Click(h.table(), h.table().ButtonID("Start"))
+	buildCheapHand(t, h, ann, 30)
+	mustRefuse(t, bea.Command(h.ch, "game", fakediscord.Sub("remove", fakediscord.UserOpt("player", ann))), "Only the host")
+	r := ann.Command(h.ch, "game", fakediscord.Sub("remove", fakediscord.UserOpt("player", bea)))
+	if r == nil || !strings.Contains(r.Content, "I play Bea's seat") {
+		t.Fatalf("/game remove answered %+v", r)
+	}
+	for moves := 0; ; moves++ {
+		if moves > 2000 {
+			t.Fatal("the game did not end")
+		}
+		rec, _ := h.db.Game(h.ch)
+		if rec == nil {
+			break
+		}
+		if len(rec.Waiting) == 0 || rec.Waiting[0] != 0 {
+			t.Fatalf("the game waits for %v, not Ann", rec.Waiting)
+		}
+		playOn(t, h, []*fakediscord.User{ann})
+	}
+	st, _ := h.db.Stats(h.fake.GuildID())
+	if st[bea.ID] == nil || st[ann.ID] == nil {
+		t.Fatalf("stats: %v", st)
+	}
+}

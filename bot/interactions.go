@@ -147,6 +147,8 @@ func (b *Bot) onCommand(i *discordgo.Interaction) (reply, after) {
 			return b.cmdEnd(i)
 		case "leave":
 			return b.cmdLeave(i)
+		case "remove":
+			return b.cmdRemove(i, sub.Options)
 		case "stats":
 			return b.cmdStats(i), nil
 		}

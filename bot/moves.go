@@ -83,6 +83,7 @@ func (b *Bot) onMove(i *discordgo.Interaction, id customID, text string) (reply,
 	}
 	a := id.action
 	a.Text = text
+	comeBack(rec, seat)
 	answer := shownTable
 	if fromEphemeral(i) {
 		answer = shownHand
@@ -255,7 +256,7 @@ func (b *Bot) commit(rec *store.Game, g games.Game, in []games.Input, events []g
 		end = &store.Ending{How: "finished"}
 		for _, res := range g.Results() {
 			s := rec.Seats[res.Seat]
-			if s.Computer != "" {
+			if s.Computer != "" && !s.Away {
 				continue // a computer has no place in the server's stats
 			}
 			end.Results = append(end.Results, store.PlayerResult{User: s.User, Name: s.Name, Won: res.Winner, Score: res.Score})

@@ -58,6 +58,9 @@ type Seat struct {
 	Left      bool   `json:"left,omitempty"` // left a game that lets people come and go
 	// Computer names the policy of a seat the bot plays; empty for a person.
 	Computer string `json:"computer,omitempty"`
+	// Away: a player the host took out; the bot plays the seat (Computer)
+	// until they act in it again.
+	Away bool `json:"away,omitempty"`
 	// The interaction that last showed this player their hand: its token
 	// lets the bot refresh that ephemeral message in place for 15 minutes.
 	HandToken string    `json:"hand_token,omitempty"`
