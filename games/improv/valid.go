@@ -118,12 +118,16 @@ func (s *State) validConflict() error {
 			return errors.New("a protagonist who is not a player")
 		}
 	}
-	for _, sd := range c.Sides {
+	for i, sd := range c.Sides {
 		switch {
 		case !seat(sd.Seat):
 			return errors.New("a side of no seat")
-		case sd.Opp < -1 || sd.Opp >= ns:
+		case sd.Opp < -1 || sd.Opp >= ns || sd.Opp == i:
 			return errors.New("a side opposing no side")
+		case sd.Seat == 0 && sd.Opp != -1:
+			return errors.New("a GM side that chose an opponent")
+		case sd.Seat > 0 && !slices.Contains(c.Seats, sd.Seat):
+			return errors.New("a protagonist's side not taking part")
 		case sd.Out != "" && sd.Out != outEliminated && sd.Out != outDestroyed:
 			return errors.New("a side out in no way")
 		case sd.Mooks < 0:
