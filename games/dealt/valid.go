@@ -27,6 +27,8 @@ func (s *State) Valid() error {
 		return errors.New("a redraw out of range")
 	case s.Drawing != nil && (s.From != 0 || s.Taking != ""):
 		return errors.New("a half-made choice while placing drawn cards")
+	case s.Drawing != nil && len(s.Trick) > 0:
+		return errors.New("a trick while placing drawn cards")
 	case s.From != 0 && s.Taking != "":
 		return errors.New("two half-made choices")
 	}
@@ -97,6 +99,9 @@ func (s *State) Valid() error {
 			}
 			seen[c] = true
 		}
+	}
+	if len(s.Losers) == 0 && len(seen) != len(Deck()) {
+		return errors.New("cards missing")
 	}
 	return nil
 }
