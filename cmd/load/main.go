@@ -74,7 +74,8 @@ func main() {
 	flag.IntVar(&o.channels, "channels", 100, fmt.Sprintf("channels playing at once (0–%d); 0 only measures start-up", maxChannels))
 	flag.DurationVar(&o.duration, "duration", 20*time.Second, "how long the channels play (at most 10m)")
 	flag.DurationVar(&o.think, "think", 0, "pause before each move, ±50% (0: click as soon as the hand shows the move)")
-	flag.StringVar(&o.db, "db", "", "bot database to use and keep (default: a temporary file, removed afterwards)")
+	flag.StringVar(&o.db, "db", "", "bot database to use and keep (default: a temporary file, removed afterwards);\n"+
+		"with -stored, the filled database kept for the next run, the bot playing on a copy of it")
 	flag.IntVar(&o.stored, "stored", 0, "idle games the database holds before the bot starts (filled if missing)")
 	flag.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the load window to this file")
 	flag.StringVar(&o.blockprof, "blockprofile", "", "write a profile of where goroutines waited during the load window to this file")
@@ -180,24 +181,41 @@ func run(ctx context.Context, o options) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{Machine: machine(runtime.NumCPU()), Game: o.game, Channels: o.channels, Think: o.think}
-	dbPath := o.db
-	if dbPath == "" {
-		dir, err := os.MkdirTemp("", "cardbot-load-*")
-		if err != nil {
-			return nil, err
-		}
-		defer os.RemoveAll(dir)
-		dbPath = filepath.Join(dir, "bot.db")
+	// A working directory next to the database, on the same disk.
+	base := ""
+	if o.db != "" {
+		base = filepath.Dir(o.db)
 	}
-	rep.DB = dbPath
+	dir, err := os.MkdirTemp(base, "cardbot-load-*")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	dbPath := filepath.Join(dir, "bot.db")
+	rep.DB = dbPath + " (temporary)"
+	if o.db != "" && o.stored == 0 {
+		dbPath, rep.DB = o.db, o.db
+	}
 	if o.stored > 0 {
-		res, err := ensureStored(dbPath, o.stored)
+		filled := dbPath
+		if o.db != "" {
+			filled = o.db
+		}
+		res, err := ensureStored(filled, o.stored)
 		if err != nil {
 			return rep, err
 		}
-		rep.Stored, rep.StoredAdded, rep.FillTime = storedCount(dbPath), res.Added, res.Took
-		if fi, err := os.Stat(dbPath); err == nil {
+		rep.Stored, rep.StoredAdded, rep.FillTime = storedCount(filled), res.Added, res.Took
+		if fi, err := os.Stat(filled); err == nil {
 			rep.DBBytes = fi.Size()
+		}
+		if filled != dbPath {
+			// The bot plays on a copy, so the filled database stays as it
+			// was for the next run.
+			if err := copyFile(filled, dbPath); err != nil {
+				return rep, err
+			}
+			rep.DB = fmt.Sprintf("%s (a copy of %s)", dbPath, filled)
 		}
 	}
 
