@@ -39,6 +39,7 @@ type Bot struct {
 	killed    atomic.Bool // a test's simulated kill (Config.Crash)
 	answered  tokens      // interaction tokens whose answers Discord took
 	startedAt time.Time   // tokens from before were answered by an earlier process
+	dead      tokens      // tokens and message ids that answered 404: never tried again
 }
 
 // invitePermissions: View Channels, Send Messages, Embed Links, Read

@@ -311,10 +311,16 @@ func (p *pub) owned(e games.Event) bool {
 		}
 	}
 	if id, ok := p.posts.Refs[e.Ref]; ok {
+		if b.dead.has(id) {
+			return false // deleted by someone: never asked about again
+		}
 		if err := b.retry(func() error {
 			_, err := b.s.ChannelMessageEditComplex(m.edit(rec.Channel, id))
 			return err
 		}); err != nil {
+			if isUnknownMessage(err) {
+				b.dead.take(id)
+			}
 			b.log.Warn("edit game message", "game", rec.ID, "ref", e.Ref, "err", err)
 		}
 		return false
@@ -495,6 +501,9 @@ func (b *Bot) refreshHands(rec *store.Game, g games.Game, seats []int) {
 		if s.HandToken == "" || b.now().Sub(s.HandAt) > handTokenLife {
 			continue
 		}
+		if b.dead.has(s.HandToken) {
+			continue // answered 404 once: Discord counts repeats against the bot
+		}
 		if !b.answered.has(s.HandToken) && s.HandAt.After(b.startedAt) && b.now().Sub(s.HandAt) < answerWindow+time.Second {
 			continue // its answer may not have reached Discord yet: @original would not exist
 		}
@@ -507,6 +516,9 @@ func (b *Bot) refreshHands(rec *store.Game, g games.Game, seats []int) {
 			_, err := b.s.InteractionResponseEdit(&discordgo.Interaction{AppID: app, Token: s.HandToken}, m.webhookEdit())
 			return err
 		}); err != nil {
+			if isUnknownMessage(err) {
+				b.dead.take(s.HandToken)
+			}
 			b.log.Debug("refresh hand", "game", rec.ID, "seat", seat, "err", err)
 		}
 	}
@@ -520,10 +532,11 @@ func allSeats(rec *store.Game) []int {
 	return out
 }
 
-// tokens remembers the interaction tokens whose answers Discord accepted
-// in this process, so a hand is never edited through a token whose answer
-// is still on its way. Older tokens (from before a restart) are known to
-// have been answered: a failed answer's token is never kept.
+// tokens is a set of interaction tokens (or message ids) with when they
+// were added: those whose answers Discord accepted in this process, so a
+// hand is never edited through a token whose answer is still on its way
+// (older tokens, from before a restart, were answered: a failed answer's
+// token is never kept); and those that answered 404, never tried again.
 type tokens struct {
 	mu sync.Mutex
 	at map[string]time.Time
