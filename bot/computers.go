@@ -22,8 +22,8 @@ func Computers() ai.Catalog {
 	return ai.Catalog{
 		{Rules: duel.Rules, Policies: duel.Policies},
 		{Rules: life.Rules, Policies: life.Policies},
-		{Rules: lnf.Rules},
-		{Rules: dealt.Rules},
+		{Rules: lnf.Rules, Policies: lnf.Policies},
+		{Rules: dealt.Rules, Policies: dealt.Policies},
 	}
 }
 
@@ -58,6 +58,12 @@ func (b *Bot) addComputer(rec *store.Game, rules games.Rules) *reply {
 	}
 	if len(rec.Seats) >= rules.MaxPlayers {
 		r := tell("The table is full: %s takes at most %d players.", rules.Name, rules.MaxPlayers)
+		return &r
+	}
+	if rec.Options["roleplay"] == 1 {
+		// A computer neither speaks in character nor rewards those who do,
+		// so role-play markers would only cost it points.
+		r := tell("Computer players can't role-play. Open the game with roleplay:False to play with them.")
 		return &r
 	}
 	n := 1

@@ -104,3 +104,29 @@ func TestHostRemovesAnAbsentPlayer(t *testing.T) {
 		t.Fatalf("stats: %v", st)
 	}
 }
+
+// Computers don't role-play: a life game with markers refuses them; without
+// markers one plays a whole life beside a person.
+func TestComputersInLifeOnlyWithoutRolePlay(t *testing.T) {
+	h := newHarness(t, func(h *harness) { h.computerBeat = time.Nanosecond })
+	ann := h.fake.AddUser("Ann")
+	ann.Command(h.ch, "game", newGame("life"))
+	mustRefuse(t, ann.Click(h.table(), h.table().ButtonID("Add a computer")), "can't role-play")
+	h.endGame(ann, h.ch)
+	ann.Command(h.ch, "game", newGame("life", fakediscord.Bool("roleplay", false)))
+	ann.Click(h.table(), h.table().ButtonID("Add a computer"))
+	ann.Click(h.table(), h.table().ButtonID("Start"))
+	for moves := 0; ; moves++ {
+		if moves > 300 {
+			t.Fatal("the game did not end")
+		}
+		rec, _ := h.db.Game(h.ch)
+		if rec == nil {
+			break
+		}
+		if len(rec.Waiting) == 0 || rec.Waiting[0] != 0 {
+			t.Fatalf("the game waits for %v, not Ann", rec.Waiting)
+		}
+		playOn(t, h, []*fakediscord.User{ann})
+	}
+}
