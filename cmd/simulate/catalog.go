@@ -16,6 +16,6 @@ import (
 var catalog = ai.Catalog{
 	{Rules: duel.Rules, Policies: duel.Policies},
 	{Rules: life.Rules, Policies: life.Policies},
-	{Rules: lnf.Rules},
-	{Rules: dealt.Rules},
+	{Rules: lnf.Rules, Policies: lnf.Policies},
+	{Rules: dealt.Rules, Policies: dealt.Policies},
 }
