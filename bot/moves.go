@@ -331,8 +331,11 @@ func (b *Bot) syncTimers(rec *store.Game, g games.Game) time.Time {
 			}
 		}
 		// Renewed by every change: a game nobody touches for a week closes.
+		// Not a campaign, which rests between weekly sessions by design.
 		delete(rec.Timers, "bot:idle")
-		add("bot:idle", idleGame)
+		if _, campaign := g.(games.Joiner); !campaign {
+			add("bot:idle", idleGame)
+		}
 	}
 	rec.Timers = want
 	if len(want) == 0 {
