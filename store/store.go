@@ -194,15 +194,31 @@ func (s *Store) History(game string) ([]Entry, error) {
 
 // stored returns the channel's record if it is game id, and whether the
 // channel holds another game.
-func stored(b *bolt.Bucket, channel, id string) (cur *Game, other bool, err error) {
-	cur, err = decodeGame(b.Get([]byte(channel)))
-	if err != nil || cur == nil {
+func stored(b *bolt.Bucket, channel, id string) (cur *head, other bool, err error) {
+	v := b.Get([]byte(channel))
+	if v == nil {
+		return nil, false, nil
+	}
+	cur = new(head)
+	if err := json.Unmarshal(v, cur); err != nil {
 		return nil, false, err
+	}
+	if cur.Schema != Schema {
+		return nil, false, fmt.Errorf("%w: game %s has schema %d, this build reads %d", ErrSchema, cur.ID, cur.Schema, Schema)
 	}
 	if cur.ID != id {
 		return nil, true, nil
 	}
 	return cur, false, nil
+}
+
+// head is the part of a stored record a write checks against: which game
+// holds the channel, and its timers. Decoding only this keeps the state,
+// seats and log of a commit from being parsed again inside the transaction.
+type head struct {
+	Schema int              `json:"schema"`
+	ID     string           `json:"id"`
+	Timers map[string]int64 `json:"timers,omitempty"`
 }
 
 func saveTx(tx *bolt.Tx, g *Game) error {
