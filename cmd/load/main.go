@@ -135,12 +135,14 @@ func (r *reporter) Errorf(format string, args ...any) {
 
 // loadRun is one run: the fake, the bot, its store and the tables.
 type loadRun struct {
-	opts options
-	fake *fakediscord.Server
-	db   *store.Store
-	bot  *bot.Bot
-	stop chan struct{} // closed when the window ends: no more clicks
-	bt   *botTransport
+	opts       options
+	fake       *fakediscord.Server
+	db         *store.Store
+	bot        *bot.Bot
+	stop       chan struct{} // closed when the window ends: no more clicks
+	bt         *botTransport
+	log        *slog.Logger
+	firstStuck atomic.Bool // a table's hands were stuck (logged once)
 	// autoplay: the bot's /game new takes an autoplay option (forced moves
 	// play themselves unless it is false).
 	autoplay bool
@@ -243,7 +245,7 @@ func run(ctx context.Context, o options) (*Report, error) {
 	log := slog.New(slog.NewTextHandler(o.log, &slog.HandlerOptions{Level: o.logLevel}))
 	fr := &reporter{LogReporter: fakediscord.NewLogReporter(log)}
 	defer fr.Close() // shuts the fake down
-	r := &loadRun{opts: o, fake: fakediscord.New(fr), stop: make(chan struct{})}
+	r := &loadRun{opts: o, fake: fakediscord.New(fr), stop: make(chan struct{}), log: log}
 	defer func() { rep.Violations = int(fr.violations.Load()) }()
 
 	started := time.Now()
@@ -467,6 +469,7 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 		rep.Unanswered += t.unanswered
 		rep.SlowClicks += t.slowClicks
 		rep.RefusedClicks += t.refusedClicks
+		rep.ShownAgain += t.shownAgain
 		if t.stalled {
 			rep.Stalls++
 		}

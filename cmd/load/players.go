@@ -23,7 +23,12 @@ const (
 var (
 	errStopped = errors.New("stopped")
 	errOver    = errors.New("game over")
+	errNoMove  = errors.New("no hand offers a move")
 )
+
+// showAgain is how long players wait for a move before they press the
+// table's My hand again, as people do when their hand seems stuck.
+const showAgain = 3 * time.Second
 
 // table is one channel and its players, driven by one goroutine.
 type table struct {
@@ -40,6 +45,8 @@ type table struct {
 	done  chan click // clicks that finished
 
 	inFlight, refusedInARow int
+	shownAgainAt            int // t.last when the hands were last shown again
+	shownAgain              int // times the players pressed My hand again
 
 	// Results, read after the goroutine is done.
 	lat                    []time.Duration
@@ -276,8 +283,8 @@ func (t *table) next() (int, *fakediscord.Message, string, error) {
 				return 0, nil, "", errOver
 			}
 		}
-		if time.Since(start) > waitLimit {
-			return 0, nil, "", fmt.Errorf("no move offered for %v", waitLimit)
+		if t.inFlight == 0 && time.Since(start) > showAgain {
+			return 0, nil, "", errNoMove
 		}
 		select {
 		case <-t.run.stop:
@@ -362,6 +369,10 @@ func (t *table) play() {
 			}
 			t.reopened++
 			continue
+		case errors.Is(err, errNoMove) && t.shownAgainAt != t.last:
+			t.shownAgainAt = t.last
+			t.showHandsAgain()
+			continue
 		case err != nil:
 			t.stalled = true
 			t.fail(fmt.Errorf("channel %d: nobody can move: %w", t.n, err))
@@ -397,6 +408,40 @@ func (t *table) play() {
 			r, err := cl.Click(m, button)
 			t.done <- click{button: button, r: r, err: err, took: time.Since(start)}
 		}(t.cl[seat])
+	}
+}
+
+// showHandsAgain is what people do when no hand offers a move for a
+// while: press My hand on the table. The first time in a run it also logs
+// what the hands showed, for whoever looks into why.
+func (t *table) showHandsAgain() {
+	t.shownAgain++
+	if t.run.firstStuck.CompareAndSwap(false, true) {
+		var views []string
+		for i, id := range t.hands {
+			if m := t.run.fake.Message(t.ch, id); m != nil {
+				var bs []string
+				for _, b := range m.Buttons() {
+					bs = append(bs, fmt.Sprintf("%s(disabled=%v)", b.CustomID, b.Disabled))
+				}
+				first, _, _ := strings.Cut(m.Text(), "\n")
+				views = append(views, fmt.Sprintf("seat %d: %q %v", i, first, bs))
+			}
+		}
+		g := t.record()
+		state := "no game"
+		if g != nil {
+			state = fmt.Sprintf("game %s version %d status %s waiting %v", g.ID, g.Version, g.Status, g.Waiting)
+		}
+		t.run.log.Warn("no hand offered a move for 3 s; the players press My hand again", "channel", t.n,
+			"last_clicked_version", t.last, "store", state, "hands", strings.Join(views, "; "))
+	}
+	for seat := range t.users {
+		r, err := t.clickTable(seat, "My hand")
+		if err != nil || r.Message == nil {
+			continue
+		}
+		t.hands[seat] = r.Message.ID
 	}
 }
 
