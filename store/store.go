@@ -131,6 +131,9 @@ type Ending struct {
 // so a crash before that output is done leaves it pending; with end set
 // the game ends in the same transaction. It sets out.Key.
 func (s *Store) Commit(g *Game, in []Entry, out *Output, end *Ending) error {
+	if end == nil {
+		return s.commitEncoded(g, in, out)
+	}
 	steps := g.Steps
 	err := s.update(func(tx *bolt.Tx) error {
 		g.Steps = steps // a retry starts over
@@ -149,6 +152,54 @@ func (s *Store) Commit(g *Game, in []Entry, out *Output, end *Ending) error {
 		return putOutput(tx, out)
 	})
 	if err != nil {
+		return fmt.Errorf("commit game %s: %w", g.ID, err)
+	}
+	return nil
+}
+
+// commitEncoded is Commit for a game that goes on: everything is encoded
+// before the transaction, so the one committer goroutine only writes and
+// the encoding of many channels' moves runs in parallel.
+func (s *Store) commitEncoded(g *Game, in []Entry, out *Output) error {
+	steps := g.Steps
+	logs := make([][]byte, len(in))
+	for i, e := range in {
+		v, err := json.Marshal(e)
+		if err != nil {
+			return fmt.Errorf("commit game %s: %w", g.ID, err)
+		}
+		logs[i] = v
+	}
+	g.Steps, g.Schema = steps+len(in), Schema
+	rec, err := json.Marshal(g)
+	var owed []byte
+	if err == nil && out != nil {
+		owed, err = json.Marshal(out)
+	}
+	if err != nil {
+		g.Steps = steps
+		return fmt.Errorf("commit game %s: %w", g.ID, err)
+	}
+	err = s.update(func(tx *bolt.Tx) error {
+		lb := tx.Bucket(bucketLog)
+		for i, v := range logs {
+			if err := lb.Put(logKey(g.ID, steps+i), v); err != nil {
+				return err
+			}
+		}
+		if err := putRecord(tx, g, rec); err != nil || out == nil {
+			return err
+		}
+		b := tx.Bucket(bucketOut)
+		seq, err := b.NextSequence()
+		if err != nil {
+			return err
+		}
+		out.Key = fmt.Sprintf("%s/%020d", out.Channel, seq)
+		return b.Put([]byte(out.Key), owed)
+	})
+	if err != nil {
+		g.Steps = steps
 		return fmt.Errorf("commit game %s: %w", g.ID, err)
 	}
 	return nil
@@ -222,6 +273,17 @@ type head struct {
 }
 
 func saveTx(tx *bolt.Tx, g *Game) error {
+	g.Schema = Schema
+	rec, err := json.Marshal(g)
+	if err != nil {
+		return err
+	}
+	return putRecord(tx, g, rec)
+}
+
+// putRecord stores an encoded record after checking the channel still
+// holds this game, and brings the due-time index in line with its timers.
+func putRecord(tx *bolt.Tx, g *Game, rec []byte) error {
 	b := tx.Bucket(bucketGames)
 	cur, other, err := stored(b, g.Channel, g.ID)
 	if err != nil {
@@ -237,12 +299,7 @@ func saveTx(tx *bolt.Tx, g *Game) error {
 	if err := indexTimers(tx, g, was, g.Timers); err != nil {
 		return err
 	}
-	g.Schema = Schema
-	out, err := json.Marshal(g)
-	if err != nil {
-		return err
-	}
-	return b.Put([]byte(g.Channel), out)
+	return b.Put([]byte(g.Channel), rec)
 }
 
 func timerKey(channel, key string, at int64) []byte {
