@@ -51,32 +51,11 @@ func (b *Bot) cmdNew(i *discordgo.Interaction, kind string, opts []*discordgo.Ap
 		Seed: b.seeds(), Created: b.now().UTC(),
 		Timers: map[string]int64{"bot:lobby": b.now().Add(lobbyLife).UnixMilli()},
 	}
-	if err := b.db.Save(rec); err != nil {
-		return b.oops(err), nil
-	}
-	b.timers.wake(time.Time{})
-	post := func(bool) {
-		cur, open := b.latest(rec.Channel, rec.ID)
-		if !open {
-			return // cancelled before it was shown
-		}
-		posted, err := b.send(rec.Channel, b.lobbyMsg(cur, rules).send(), "l"+rec.ID)
-		if err == nil {
-			if err := b.db.SetPosts(rec.ID, rec.Channel, func(p *store.Posts) { p.Table = posted.ID }); err != nil {
-				b.log.Warn("record lobby", "game", rec.ID, "err", err)
-			}
-			return
-		}
-		b.log.Warn("post lobby", "channel", rec.Channel, "err", err)
-		// Closing it is a change of the record: the move lane's work.
-		b.lanes.push(rec.Channel, func() {
-			if cur, open := b.latest(rec.Channel, rec.ID); open && cur.Status == store.Lobby {
-				if err := b.db.End(cur, "been cancelled", nil); err != nil {
-					b.log.Error("cancel unposted lobby", "game", rec.ID, "err", err)
-				}
-			}
-		})
+	post, err := b.openLobby(rec, rules, func() {
 		b.amend(i, "I couldn't post in this channel, so I closed the lobby. Please give me View Channel, Send Messages and Embed Links here.")
+	})
+	if err != nil {
+		return b.oops(err), nil
 	}
 	role := "Friends join with **Join**"
 	if rules.GM {
@@ -276,23 +255,9 @@ func (b *Bot) rematch(i *discordgo.Interaction, gameID string) (reply, after) {
 			rec.Seats = append(rec.Seats, store.Seat{User: s.User, Name: s.Name, Character: s.Character})
 		}
 	}
-	if err := b.db.Save(rec); err != nil {
+	post, err := b.openLobby(rec, rules, nil)
+	if err != nil {
 		return b.oops(err), nil
-	}
-	b.timers.wake(time.Time{})
-	post := func(bool) {
-		cur, open := b.latest(rec.Channel, rec.ID)
-		if !open {
-			return
-		}
-		posted, err := b.send(rec.Channel, b.lobbyMsg(cur, rules).send(), "l"+rec.ID)
-		if err != nil {
-			b.log.Warn("post rematch lobby", "channel", rec.Channel, "err", err)
-			return
-		}
-		if err := b.db.SetPosts(rec.ID, rec.Channel, func(p *store.Posts) { p.Table = posted.ID }); err != nil {
-			b.log.Warn("record lobby", "game", rec.ID, "err", err)
-		}
 	}
 	return tell("A rematch lobby with the same players is opening below; %s presses **Start**.", rec.Seats[0].Name), post
 }
@@ -323,4 +288,38 @@ func (b *Bot) mayEnd(i *discordgo.Interaction, rec *store.Game) *reply {
 	}
 	r := tell("Only the %s, %s, or someone with Manage Channel can end this game.", role, rec.Seats[0].Name)
 	return &r
+}
+
+// openLobby saves a new lobby and returns the follow-up that posts it. A
+// lobby that cannot be posted is closed (a change of the record: the move
+// lane's work), and failed, if given, tells the user.
+func (b *Bot) openLobby(rec *store.Game, rules games.Rules, failed func()) (after, error) {
+	if err := b.db.Save(rec); err != nil {
+		return nil, err
+	}
+	b.timers.wake(time.Time{})
+	return func(bool) {
+		cur, open := b.latest(rec.Channel, rec.ID)
+		if !open {
+			return // cancelled before it was shown
+		}
+		posted, err := b.send(rec.Channel, b.lobbyMsg(cur, rules).send(), "l"+rec.ID)
+		if err == nil {
+			if err := b.db.SetPosts(rec.ID, rec.Channel, func(p *store.Posts) { p.Table = posted.ID }); err != nil {
+				b.log.Warn("record lobby", "game", rec.ID, "err", err)
+			}
+			return
+		}
+		b.log.Warn("post lobby", "channel", rec.Channel, "err", err)
+		b.lanes.push(rec.Channel, func() {
+			if cur, open := b.latest(rec.Channel, rec.ID); open && cur.Status == store.Lobby {
+				if err := b.db.End(cur, "been cancelled", nil); err != nil {
+					b.log.Error("cancel unposted lobby", "game", rec.ID, "err", err)
+				}
+			}
+		})
+		if failed != nil {
+			failed()
+		}
+	}, nil
 }
