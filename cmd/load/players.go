@@ -16,7 +16,7 @@ import (
 
 // How long a table waits for something the bot owes it before giving up.
 const (
-	waitLimit  = 10 * time.Second // a lobby message, a hand's next move
+	waitLimit  = 10 * time.Second // the table message with the button the players need
 	lateAnswer = 3 * time.Second  // Discord's limit for the first answer
 )
 
@@ -27,8 +27,9 @@ var (
 )
 
 // showAgain is how long players wait for a move before they press the
-// table's My hand again, as people do when their hand seems stuck.
-const showAgain = 3 * time.Second
+// table's My hand again, as people do when their hand seems stuck. Long
+// enough that a bot merely behind on its output is not sent more work.
+const showAgain = 10 * time.Second
 
 // table is one channel and its players, driven by one goroutine.
 type table struct {
@@ -433,7 +434,7 @@ func (t *table) showHandsAgain() {
 		if g != nil {
 			state = fmt.Sprintf("game %s version %d status %s waiting %v", g.ID, g.Version, g.Status, g.Waiting)
 		}
-		t.run.log.Warn("no hand offered a move for 3 s; the players press My hand again", "channel", t.n,
+		t.run.log.Warn("no hand offered a move for 10 s; the players press My hand again", "channel", t.n,
 			"last_clicked_version", t.last, "store", state, "hands", strings.Join(views, "; "))
 	}
 	for seat := range t.users {

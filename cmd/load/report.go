@@ -51,7 +51,7 @@ type Report struct {
 	Refused       int           `json:"refused"`        // clicks answered with another refusal
 	Games         int           `json:"games"`          // games played to the end in the window
 	Reopened      int           `json:"reopened"`       // tables opened again in the window (after a game ended)
-	ShownAgain    int           `json:"shown_again"`    // times players pressed My hand again: no hand offered a move for 3 s
+	ShownAgain    int           `json:"shown_again"`    // times players pressed My hand again: no hand offered a move for 10 s
 	Stalls        int           `json:"stalls"`         // channels that gave up: no move even after My hand again
 	RefusedClicks int           `json:"refused_clicks"` // clicks the client would not send: the message changed under the player
 
@@ -149,7 +149,7 @@ func (r *Report) Print(w io.Writer) {
 	p("games:          %d finished, %d tables reopened, %d stale clicks, %d refusals, %d stalled channels, %d clicks the client refused (message replaced)",
 		r.Games, r.Reopened, r.Stale, r.Refused, r.Stalls, r.RefusedClicks)
 	if r.ShownAgain > 0 {
-		p("stuck hands:    %d times no hand offered a move for 3 s and the players pressed My hand again (the first is logged)", r.ShownAgain)
+		p("stuck hands:    %d times no hand offered a move for 10 s and the players pressed My hand again (the first is logged)", r.ShownAgain)
 	}
 	p("fake Discord:   %d violations reported", r.Violations)
 	p("memory end:     VmRSS %s, VmHWM %s", mib(r.RSSEnd), mib(r.HWMEnd))
