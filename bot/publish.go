@@ -538,24 +538,28 @@ func allSeats(rec *store.Game) []int {
 // (older tokens, from before a restart, were answered: a failed answer's
 // token is never kept); and those that answered 404, never tried again.
 type tokens struct {
-	mu sync.Mutex
-	at map[string]time.Time
+	mu    sync.Mutex
+	at    map[string]time.Time
+	prune int // size at which to next forget expired tokens
 }
 
 func (t *tokens) take(token string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.at == nil {
-		t.at = map[string]time.Time{}
+		t.at, t.prune = map[string]time.Time{}, 4096
 	}
 	now := time.Now()
 	t.at[token] = now
-	if len(t.at) > 4096 { // forget what interaction tokens' own lifetime forgets
+	if len(t.at) >= t.prune {
+		// Forget what interaction tokens' own lifetime forgets; then wait
+		// for the set to double, so the sweep costs O(1) per token.
 		for k, v := range t.at {
 			if now.Sub(v) > 15*time.Minute {
 				delete(t.at, k)
 			}
 		}
+		t.prune = max(4096, 2*len(t.at))
 	}
 }
 
