@@ -23,8 +23,12 @@ func (b *Bot) onInteraction(i *discordgo.Interaction, received time.Time) {
 	// acknowledged first (deferred) and the answer follows as an edit.
 	d := &deferral{}
 	if deferrable(i) {
-		t := time.AfterFunc(max(b.answerWithin()-time.Since(received), 0), func() { d.start(b, i) })
-		defer t.Stop()
+		if wait := b.answerWithin() - time.Since(received); wait <= 0 {
+			d.start(b, i) // it already waited its time in the queue
+		} else {
+			t := time.AfterFunc(wait, func() { d.start(b, i) })
+			defer t.Stop()
+		}
 	}
 	r, next := b.safeRoute(i)
 	var answered bool
