@@ -37,20 +37,7 @@ func TestOnePersonAgainstComputers(t *testing.T) {
 			if tc.game == "duel" {
 				buildCheapHand(t, h, ann, 30)
 			}
-			users := []*fakediscord.User{ann}
-			for moves := 0; ; moves++ {
-				if moves > 2000 {
-					t.Fatal("the game did not end")
-				}
-				rec, _ := h.db.Game(h.ch)
-				if rec == nil {
-					break
-				}
-				if len(rec.Waiting) == 0 || rec.Waiting[0] != 0 {
-					t.Fatalf("after Ann's move the game waits for %v, not Ann: the computers did not play", rec.Waiting)
-				}
-				playOn(t, h, users)
-			}
+			playAlone(t, h, ann, 2000)
 			log, _ := h.db.History(gameID)
 			byComputer := 0
 			for _, e := range log {
@@ -86,19 +73,7 @@ func TestHostRemovesAnAbsentPlayer(t *testing.T) {
 	if r == nil || !strings.Contains(r.Content, "I play Bea's seat") {
 		t.Fatalf("/game remove answered %+v", r)
 	}
-	for moves := 0; ; moves++ {
-		if moves > 2000 {
-			t.Fatal("the game did not end")
-		}
-		rec, _ := h.db.Game(h.ch)
-		if rec == nil {
-			break
-		}
-		if len(rec.Waiting) == 0 || rec.Waiting[0] != 0 {
-			t.Fatalf("the game waits for %v, not Ann", rec.Waiting)
-		}
-		playOn(t, h, []*fakediscord.User{ann})
-	}
+	playAlone(t, h, ann, 2000)
 	st, _ := h.db.Stats(h.fake.GuildID())
 	if st[bea.ID] == nil || st[ann.ID] == nil {
 		t.Fatalf("stats: %v", st)
@@ -116,17 +91,25 @@ func TestComputersInLifeOnlyWithoutRolePlay(t *testing.T) {
 	ann.Command(h.ch, "game", newGame("life", fakediscord.Bool("roleplay", false)))
 	ann.Click(h.table(), h.table().ButtonID("Add a computer"))
 	ann.Click(h.table(), h.table().ButtonID("Start"))
+	playAlone(t, h, ann, 300)
+}
+
+// playAlone plays the channel's game to its end as the one person in seat
+// 0: after each of their moves the bot's seats must have played, so the
+// game always waits for them.
+func playAlone(t *testing.T, h *harness, u *fakediscord.User, limit int) {
+	t.Helper()
 	for moves := 0; ; moves++ {
-		if moves > 300 {
+		if moves > limit {
 			t.Fatal("the game did not end")
 		}
 		rec, _ := h.db.Game(h.ch)
 		if rec == nil {
-			break
+			return
 		}
 		if len(rec.Waiting) == 0 || rec.Waiting[0] != 0 {
-			t.Fatalf("the game waits for %v, not Ann", rec.Waiting)
+			t.Fatalf("after %s's move the game waits for %v, not them: the bot's seats did not play", u.Name, rec.Waiting)
 		}
-		playOn(t, h, []*fakediscord.User{ann})
+		playOn(t, h, []*fakediscord.User{u})
 	}
 }
