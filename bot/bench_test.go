@@ -18,6 +18,9 @@ func duelTable(b testing.TB, h *harness, ch string, n int) (*fakediscord.User, *
 	table := func() *fakediscord.Message {
 		g, _ := h.db.Game(ch)
 		p, _ := h.db.Posts(g.ID)
+		if p.Thread != "" {
+			return h.fake.Message(p.Thread, p.Table)
+		}
 		return h.fake.Message(ch, p.Table)
 	}
 	bea.Click(table(), table().ButtonID("Join"))

@@ -40,6 +40,7 @@ type Bot struct {
 	answered  tokens      // interaction tokens whose answers Discord took
 	startedAt time.Time   // tokens from before were answered by an earlier process
 	dead      tokens      // tokens and message ids that answered 404: never tried again
+	threads   sync.Map    // channel id → *store.Thread (nil: not a game's thread)
 }
 
 // invitePermissions: View Channels, Send Messages, Embed Links, Read
@@ -79,21 +80,24 @@ func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (
 	s.AddHandler(b.onReady)
 	s.AddHandler(func(_ *discordgo.Session, i *discordgo.InteractionCreate) {
 		received := time.Now()
-		b.lanes.accept(i.ChannelID, func() { b.guard("interaction", func() { b.onInteraction(i.Interaction, received) }) })
+		b.lanes.accept(b.homeOf(i.Interaction), func() { b.guard("interaction", func() { b.onInteraction(i.Interaction, received) }) })
 	})
 	s.AddHandler(func(_ *discordgo.Session, r *discordgo.MessageReactionAdd) {
-		b.lanes.accept(r.ChannelID, func() {
-			b.guard("reaction", func() { b.onReaction(r.ChannelID, r.MessageID, r.UserID, r.Emoji.Name, true) })
+		ch, _ := b.home(r.ChannelID)
+		b.lanes.accept(ch, func() {
+			b.guard("reaction", func() { b.onReaction(ch, r.MessageID, r.UserID, r.Emoji.Name, true) })
 		})
 	})
 	s.AddHandler(func(_ *discordgo.Session, r *discordgo.MessageReactionRemove) {
-		b.lanes.accept(r.ChannelID, func() {
-			b.guard("reaction", func() { b.onReaction(r.ChannelID, r.MessageID, r.UserID, r.Emoji.Name, false) })
+		ch, _ := b.home(r.ChannelID)
+		b.lanes.accept(ch, func() {
+			b.guard("reaction", func() { b.onReaction(ch, r.MessageID, r.UserID, r.Emoji.Name, false) })
 		})
 	})
 	s.AddHandler(func(_ *discordgo.Session, r *discordgo.MessageReactionRemoveAll) {
-		b.lanes.accept(r.ChannelID, func() {
-			b.guard("reactions cleared", func() { b.onReactionsCleared(r.ChannelID, r.MessageID, "") })
+		ch, _ := b.home(r.ChannelID)
+		b.lanes.accept(ch, func() {
+			b.guard("reactions cleared", func() { b.onReactionsCleared(ch, r.MessageID, "") })
 		})
 	})
 	// discordgo has no type for this event, so it is read from the raw one.
@@ -109,8 +113,9 @@ func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (
 		if err := json.Unmarshal(e.RawData, &r); err != nil {
 			return
 		}
-		b.lanes.accept(r.ChannelID, func() {
-			b.guard("reactions cleared", func() { b.onReactionsCleared(r.ChannelID, r.MessageID, r.Emoji.Name) })
+		ch, _ := b.home(r.ChannelID)
+		b.lanes.accept(ch, func() {
+			b.guard("reactions cleared", func() { b.onReactionsCleared(ch, r.MessageID, r.Emoji.Name) })
 		})
 	})
 	return b, nil

@@ -59,6 +59,9 @@ func commands(catalog []games.Rules) []*discordgo.ApplicationCommand {
 				sub("remove", "Host: take an absent player out; the bot plays their seat until they act again",
 					&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "player", Description: "Who is away", Required: true}),
 				sub("stats", "Results of games played on this server"),
+				sub("settings", "See or change how games run on this server (Manage Channel to change)",
+					&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "threads",
+						Description: "Move each game into a thread of its own when it starts (default on)"}),
 			},
 		},
 		{

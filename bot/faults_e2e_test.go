@@ -139,9 +139,10 @@ func TestKillAtEveryStepOfOutput(t *testing.T) {
 // or a dropped socket. No interaction the bot could have saved fails,
 // nothing is posted twice and every game ends with its final table shown.
 func TestWholeGamesUnderFaults(t *testing.T) {
-	for _, game := range []string{"duel", "life", "lnf", "dealt"} {
-		t.Run(game, func(t *testing.T) {
-			h := newHarness(t)
+	for _, name := range []string{"duel", "life", "lnf", "dealt", "duel in a thread", "life in a thread"} {
+		t.Run(name, func(t *testing.T) {
+			game, threaded := strings.CutSuffix(name, " in a thread")
+			h := newHarness(t, func(h *harness) { h.threads = threaded })
 			var users []*fakediscord.User
 			players := map[string]int{"duel": 2, "life": 3, "lnf": 4, "dealt": 3}[game]
 			if game == "duel" {
@@ -184,14 +185,23 @@ func TestWholeGamesUnderFaults(t *testing.T) {
 			if f := h.fake.FailedInteractions(); len(f) != 0 {
 				t.Fatalf("%d failed interactions, first: %+v", len(f), f[0])
 			}
-			if d := h.fake.Duplicates(h.ch); len(d) != 0 {
-				t.Fatalf("%d messages posted twice, first: %q", len(d), d[0].Content)
+			posts, _ := h.db.Posts(gameID)
+			where := h.ch
+			if threaded {
+				where = posts.Thread
+				if where == "" || len(h.fake.Threads(h.ch)) != 1 {
+					t.Fatalf("the game is not in one thread: %+v", h.fake.Threads(h.ch))
+				}
+			}
+			for _, ch := range []string{h.ch, where} {
+				if d := h.fake.Duplicates(ch); len(d) != 0 {
+					t.Fatalf("%d messages posted twice, first: %q", len(d), d[0].Content)
+				}
 			}
 			if owed, _ := h.db.Pending(); len(owed) != 0 {
 				t.Fatalf("output still owed: %d", len(owed))
 			}
-			posts, _ := h.db.Posts(gameID)
-			final := h.fake.Message(h.ch, posts.Table)
+			final := h.fake.Message(where, posts.Table)
 			if final == nil || len(final.Buttons()) != 1 || final.ButtonID("Rematch") == "" {
 				t.Fatalf("the final table is missing or offers more than a rematch: %v", final)
 			}

@@ -141,12 +141,13 @@ func TestEndNeedsConfirmation(t *testing.T) {
 }
 
 // At every turn of a three-player life game and of a duel, the table is the
-// channel's last message, and a player told it is their move never looks
+// last message of the channel (or of the game's thread), and a player told it is their move never looks
 // at an out-of-date hand.
 func TestTableStaysLastAndHandsNeverLie(t *testing.T) {
-	for _, game := range []string{"life", "duel"} {
-		t.Run(game, func(t *testing.T) {
-			h := newHarness(t)
+	for _, name := range []string{"life", "duel", "life in a thread", "duel in a thread"} {
+		t.Run(name, func(t *testing.T) {
+			game, threaded := strings.CutSuffix(name, " in a thread")
+			h := newHarness(t, func(h *harness) { h.threads = threaded })
 			var users []*fakediscord.User
 			if game == "duel" {
 				users = duelPlayers(t, h)
@@ -164,15 +165,19 @@ func TestTableStaysLastAndHandsNeverLie(t *testing.T) {
 				if rec == nil {
 					break
 				}
-				all := h.fake.Messages(h.ch)
+				where := h.where()
+				if threaded != (where != h.ch) {
+					t.Fatalf("move %d: the game is in %s", move, where)
+				}
+				all := h.fake.Messages(where)
 				if last := all[len(all)-1]; last.ID != h.tableID() {
 					t.Fatalf("move %d: the last message is not the table but %q", move, last.Content)
 				}
 				// What the player to move sees in their open hand, if any,
 				// against a fresh one.
 				u := users[rec.Waiting[0]]
-				if open := u.LastEphemeral(h.ch); open != nil && strings.Contains(open.Text(), "only you can see this") {
-					fresh := u.Command(h.ch, "game", fakediscord.Sub("hand"))
+				if open := u.LastEphemeral(where); open != nil && strings.Contains(open.Text(), "only you can see this") {
+					fresh := u.Command(where, "game", fakediscord.Sub("hand"))
 					checked++
 					if fresh == nil || fresh.Message == nil || fresh.Message.Text() != open.Text() {
 						stale++

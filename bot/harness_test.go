@@ -36,7 +36,13 @@ type harness struct {
 	answerWithin time.Duration
 	// computerBeat, when set, is computer players' pause before moving.
 	computerBeat time.Duration
+	// threads lets the bot start a thread per game in the test channel;
+	// without it the bot may not, and games stay in the channel.
+	threads bool
 }
+
+// withThreads: games in the test channel move into threads of their own.
+func withThreads(h *harness) { h.threads = true }
 
 // now is the bot's clock: real time moved on by advance.
 func (h *harness) now() time.Time { return time.Now().Add(time.Duration(h.skew.Load())) }
@@ -62,6 +68,9 @@ func newBenchHarness(t testing.TB, opts ...func(*harness)) *harness {
 	h.ch = h.fake.ChannelID()
 	for _, opt := range opts {
 		opt(h)
+	}
+	if !h.threads {
+		h.fake.DenyThreads(h.ch)
 	}
 	h.fake.SetSettler(func() {
 		if h.bot != nil {
@@ -174,7 +183,7 @@ func (h *harness) record() *store.Game {
 func (h *harness) table() *fakediscord.Message {
 	h.t.Helper()
 	id := h.tableID()
-	m := h.fake.Message(h.ch, id)
+	m := h.fake.Message(h.where(), id)
 	if m == nil {
 		h.t.Fatalf("table message %q not found", id)
 	}
@@ -189,6 +198,20 @@ func (h *harness) tableID() string {
 		h.t.Fatal(err)
 	}
 	return p.Table
+}
+
+// where is the channel the game's messages are in: its thread, if it
+// moved into one.
+func (h *harness) where() string {
+	h.t.Helper()
+	p, err := h.db.Posts(h.record().ID)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if p.Thread != "" {
+		return p.Thread
+	}
+	return h.ch
 }
 
 // newGame is /game new <game> with options.

@@ -45,7 +45,7 @@ func (b *Bot) onInteraction(i *discordgo.Interaction, received time.Time) {
 		}
 	}
 	if next != nil {
-		b.output(i.ChannelID, "publish", func() { next(answered) })
+		b.output(b.homeOf(i), "publish", func() { next(answered) })
 	}
 }
 
@@ -112,7 +112,7 @@ func modalText(data discordgo.ModalSubmitInteractionData) string {
 func (b *Bot) onComponent(i *discordgo.Interaction, id customID) (reply, after) {
 	switch id.kind {
 	case "hand":
-		rec, no := b.current(i.ChannelID, id.game)
+		rec, no := b.current(b.homeOf(i), id.game)
 		if no != nil {
 			return *no, nil
 		}
@@ -155,6 +155,8 @@ func (b *Bot) onCommand(i *discordgo.Interaction) (reply, after) {
 			return b.cmdRemove(i, sub.Options)
 		case "stats":
 			return b.cmdStats(i), nil
+		case "settings":
+			return b.cmdSettings(i, sub.Options), nil
 		}
 	case "rules":
 		return b.cmdRules(i, data.Options), nil
@@ -227,9 +229,14 @@ func (b *Bot) current(channel, gameID string) (*store.Game, *reply) {
 }
 
 func (b *Bot) channelGame(i *discordgo.Interaction) (*store.Game, *reply) {
-	rec, err := b.db.Game(i.ChannelID)
+	home, thread := b.home(i.ChannelID)
+	rec, err := b.db.Game(home)
 	if err != nil {
 		r := b.oops(err)
+		return nil, &r
+	}
+	if thread != nil && (rec == nil || rec.ID != thread.Game) {
+		r := tell("This thread's game is over. Open a new one with /game new in <#%s>.", home)
 		return nil, &r
 	}
 	if rec == nil {
@@ -278,7 +285,7 @@ func (b *Bot) cmdRules(i *discordgo.Interaction, opts []*discordgo.ApplicationCo
 		}
 	}
 	if kind == "" {
-		if rec, _ := b.db.Game(i.ChannelID); rec != nil {
+		if rec, _ := b.db.Game(b.homeOf(i)); rec != nil {
 			kind = rec.Kind
 		}
 	}

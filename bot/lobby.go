@@ -33,7 +33,7 @@ func (b *Bot) cmdNew(i *discordgo.Interaction, kind string, opts []*discordgo.Ap
 	if !ok {
 		return tell("I don't know that game. Choose one from the list."), nil
 	}
-	existing, err := b.db.Game(i.ChannelID)
+	existing, err := b.db.Game(b.homeOf(i))
 	if err != nil {
 		return b.oops(err), nil
 	}
@@ -46,7 +46,7 @@ func (b *Bot) cmdNew(i *discordgo.Interaction, kind string, opts []*discordgo.Ap
 		return b.refusalOr(err), nil
 	}
 	rec := &store.Game{
-		ID: newGameID(), Kind: rules.ID, Guild: i.GuildID, Channel: i.ChannelID, Host: user,
+		ID: newGameID(), Kind: rules.ID, Guild: i.GuildID, Channel: b.homeOf(i), Host: user,
 		Status: store.Lobby, Seats: []store.Seat{{User: user, Name: name}}, Options: options, NoAutoplay: noAuto,
 		Seed: b.seeds(), Created: b.now().UTC(),
 		Timers: map[string]int64{"bot:lobby": b.now().Add(lobbyLife).UnixMilli()},
@@ -71,7 +71,7 @@ func (b *Bot) onLobby(i *discordgo.Interaction, id customID) (reply, after) {
 	if id.action.Verb == "rematch" {
 		return b.rematch(i, id.game)
 	}
-	rec, no := b.current(i.ChannelID, id.game)
+	rec, no := b.current(b.homeOf(i), id.game)
 	if no != nil {
 		return *no, nil
 	}
@@ -114,6 +114,7 @@ func (b *Bot) onLobby(i *discordgo.Interaction, id customID) (reply, after) {
 		if len(rec.Seats) < rules.MinPlayers {
 			return tell("%s needs at least %d players; %d joined so far.", rules.Name, rules.MinPlayers, len(rec.Seats)), nil
 		}
+		rec.Threaded = b.wantsThread(i)
 		return b.start(rec, rules)
 	case "addcpu", "dropcpu":
 		if user != rec.Host {
@@ -210,6 +211,10 @@ func (b *Bot) start(rec *store.Game, rules games.Rules) (reply, after) {
 	if err != nil {
 		return b.oops(err), nil
 	}
+	if rec.Threaded {
+		// The table goes to the game's thread, which the output starts.
+		return update(startedMsg(b, rec, "")), b.publisher(rec, out, 0)
+	}
 	m, err := tableMsg(rec, g)
 	if err != nil {
 		b.log.Error("render table", "game", rec.ID, "err", err)
@@ -233,11 +238,11 @@ func (b *Bot) rematch(i *discordgo.Interaction, gameID string) (reply, after) {
 	if old.SeatOf(user) < 0 {
 		return tell("Only the players of that game can ask for a rematch."), nil
 	}
-	if cur, err := b.db.Game(i.ChannelID); err != nil {
+	if cur, err := b.db.Game(b.homeOf(i)); err != nil {
 		return b.oops(err), nil
 	} else if cur != nil {
 		if cur.Status == store.Lobby {
-			return tell("A lobby is already open below; press **Join** there."), nil
+			return tell("A lobby is already open in <#%s>; press **Join** there.", cur.Channel), nil
 		}
 		return tell("Another game is running in this channel."), nil
 	}
@@ -246,7 +251,7 @@ func (b *Bot) rematch(i *discordgo.Interaction, gameID string) (reply, after) {
 		return tell("I don't host that game any more."), nil
 	}
 	rec := &store.Game{
-		ID: newGameID(), Kind: old.Kind, Guild: old.Guild, Channel: old.Channel, Host: old.Host,
+		ID: newGameID(), Kind: old.Kind, Guild: old.Guild, Channel: b.homeOf(i), Host: old.Host,
 		Status: store.Lobby, Options: old.Options, NoAutoplay: old.NoAutoplay, Seed: b.seeds(), Created: b.now().UTC(),
 		Timers: map[string]int64{"bot:lobby": b.now().Add(lobbyLife).UnixMilli()},
 	}
@@ -259,7 +264,7 @@ func (b *Bot) rematch(i *discordgo.Interaction, gameID string) (reply, after) {
 	if err != nil {
 		return b.oops(err), nil
 	}
-	return tell("A rematch lobby with the same players is opening below; %s presses **Start**.", rec.Seats[0].Name), post
+	return tell("A rematch lobby with the same players is opening in <#%s>; %s presses **Start**.", rec.Channel, rec.Seats[0].Name), post
 }
 
 // endGame ends the channel's game early, once confirmed; nothing is

@@ -38,23 +38,32 @@ func (b *Bot) cmdTable(i *discordgo.Interaction) (reply, after) {
 			b.log.Error("render table", "game", rec.ID, "err", err)
 			return
 		}
-		posted, err := b.send(cur.Channel, m.send(), "t"+i.ID)
+		posts, err := b.db.Posts(cur.ID)
+		if err != nil {
+			b.log.Warn("repost table", "game", rec.ID, "err", err)
+			return
+		}
+		where := postsIn(cur, posts)
+		posted, err := b.send(where, m.send(), "t"+i.ID)
 		if err != nil {
 			b.log.Warn("repost table", "game", rec.ID, "err", err)
 			b.amend(i, "I couldn't post the table here. Please check that I may send messages in this channel.")
 			return
 		}
-		posts, _ := b.db.Posts(cur.ID)
 		old := posts.Table
 		if err := b.db.SetPosts(cur.ID, cur.Channel, func(p *store.Posts) { p.Table, p.Drawn = posted.ID, cur.Version }); err != nil {
 			b.log.Warn("record table", "game", rec.ID, "err", err)
 			return
 		}
 		if old != "" && old != posted.ID {
-			b.s.ChannelMessageDelete(cur.Channel, old)
+			b.s.ChannelMessageDelete(where, old)
 		}
 	}
-	return tell("The table is coming to the bottom of the channel."), repost
+	where := "the channel"
+	if posts, err := b.db.Posts(rec.ID); err == nil && posts.Thread != "" {
+		where = "<#" + posts.Thread + ">"
+	}
+	return tell("The table is coming to the bottom of %s.", where), repost
 }
 
 // cmdEnd asks the user to confirm before ending the channel's game.

@@ -22,7 +22,7 @@ const (
 // playerOf checks that a button belongs to the channel's running game and
 // that the user has a seat in it.
 func (b *Bot) playerOf(i *discordgo.Interaction, id customID) (*store.Game, int, *reply) {
-	rec, no := b.current(i.ChannelID, id.game)
+	rec, no := b.current(b.homeOf(i), id.game)
 	if no != nil {
 		return nil, 0, no
 	}
@@ -94,7 +94,7 @@ func (b *Bot) onMove(i *discordgo.Interaction, id customID, text string) (reply,
 // onAct is a click on a button under one of the game's own messages (a
 // vote, say): anyone may press it, the game judges, and nothing goes stale.
 func (b *Bot) onAct(i *discordgo.Interaction, id customID) (reply, after) {
-	rec, no := b.current(i.ChannelID, id.game)
+	rec, no := b.current(b.homeOf(i), id.game)
 	if no != nil {
 		return *no, nil
 	}

@@ -79,12 +79,14 @@ func (b *Bot) publish(channel string, out *store.Output, shown int) {
 	if b.dies("hands") {
 		return
 	}
+	p.moveToThread()
 	if open && g != nil {
 		b.refreshHands(rec, g, out.Hands)
 	} else if !open && g != nil {
 		b.refreshHands(rec, g, allSeats(rec)) // the final result, in every open hand
 	}
 	p.run()
+	p.announce()
 	if b.dies("done") {
 		return
 	}
@@ -190,7 +192,7 @@ func (p *pub) run() {
 			if b.dies("story") {
 				return
 			}
-			if _, err := b.send(rec.Channel, textMsg("%s", text).send(), p.nonce()); err != nil {
+			if _, err := b.send(p.where(), textMsg("%s", text).send(), p.nonce()); err != nil {
 				b.log.Warn("post narration", "game", rec.ID, "err", err)
 			}
 			below = true
@@ -230,7 +232,7 @@ func (p *pub) run() {
 		}
 		if n == 0 && old != "" && !below {
 			err := b.retry(func() error {
-				_, err := b.s.ChannelMessageEditComplex(textMsg("%s", text).edit(rec.Channel, old))
+				_, err := b.s.ChannelMessageEditComplex(textMsg("%s", text).edit(p.where(), old))
 				return err
 			})
 			if err == nil {
@@ -238,7 +240,7 @@ func (p *pub) run() {
 				continue
 			}
 		}
-		if _, err := b.send(rec.Channel, textMsg("%s", text).send(), p.nonce()); err != nil {
+		if _, err := b.send(p.where(), textMsg("%s", text).send(), p.nonce()); err != nil {
 			b.log.Warn("post narration", "game", rec.ID, "err", err)
 		}
 	}
@@ -248,14 +250,14 @@ func (p *pub) run() {
 	if b.dies("table") {
 		return
 	}
-	posted, err := b.send(rec.Channel, m.send(), p.nonce())
+	posted, err := b.send(p.where(), m.send(), p.nonce())
 	if err != nil {
 		b.log.Warn("post table", "game", rec.ID, "err", err)
 		return
 	}
 	for _, gone := range []string{old, p.posts.Ping} {
 		if gone != "" && gone != posted.ID {
-			b.s.ChannelMessageDelete(rec.Channel, gone)
+			b.s.ChannelMessageDelete(p.where(), gone)
 		}
 	}
 	p.note(func(ps *store.Posts) { ps.Table, ps.Drawn, ps.Ping = posted.ID, max(ps.Drawn, version), "" })
@@ -273,7 +275,7 @@ func (p *pub) inPlace(m msg, version int) {
 	}
 	if p.posts.Table != "" {
 		err := b.retry(func() error {
-			_, err := b.s.ChannelMessageEditComplex(m.edit(rec.Channel, p.posts.Table))
+			_, err := b.s.ChannelMessageEditComplex(m.edit(p.where(), p.posts.Table))
 			return err
 		})
 		if err == nil {
@@ -286,7 +288,7 @@ func (p *pub) inPlace(m msg, version int) {
 		}
 		// Someone deleted it: post it anew below.
 	}
-	posted, err := b.send(rec.Channel, m.send(), p.nonce())
+	posted, err := b.send(p.where(), m.send(), p.nonce())
 	if err != nil {
 		b.log.Warn("post table", "game", rec.ID, "err", err)
 		return
@@ -315,7 +317,7 @@ func (p *pub) owned(e games.Event) bool {
 			return false // deleted by someone: never asked about again
 		}
 		if err := b.retry(func() error {
-			_, err := b.s.ChannelMessageEditComplex(m.edit(rec.Channel, id))
+			_, err := b.s.ChannelMessageEditComplex(m.edit(p.where(), id))
 			return err
 		}); err != nil {
 			if isUnknownMessage(err) {
@@ -325,7 +327,7 @@ func (p *pub) owned(e games.Event) bool {
 		}
 		return false
 	}
-	posted, err := b.send(rec.Channel, m.send(), p.nonce())
+	posted, err := b.send(p.where(), m.send(), p.nonce())
 	if err != nil {
 		b.log.Warn("post game message", "game", rec.ID, "ref", e.Ref, "err", err)
 		return false

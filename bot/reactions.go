@@ -62,7 +62,7 @@ func (b *Bot) react(rec *store.Game, ref, emoji, user string, add bool) error {
 			return err
 		}
 		if add {
-			b.output(rec.Channel, "unreact", func() { b.unreact(rec.Channel, rec.ID, ref, emoji, user) })
+			b.output(rec.Channel, "unreact", func() { b.unreact(rec, ref, emoji, user) })
 		}
 		return nil
 	case err != nil:
@@ -120,10 +120,10 @@ func watchList(posts *store.Posts, only string) []watched {
 // lists now, for reactions given or taken back while the bot was away, or
 // cleared by a moderator. Take-backs go first, since they can free what
 // an award spends.
-func (b *Bot) recount(rec *store.Game, list []watched) {
+func (b *Bot) recount(rec *store.Game, posts *store.Posts, list []watched) {
 	now := map[string][]string{}
 	for _, w := range list {
-		users, err := b.reactors(rec.Channel, w.id, w.emoji)
+		users, err := b.reactors(postsIn(rec, posts), w.id, w.emoji)
 		if err != nil {
 			if !isUnknownMessage(err) { // a deleted message's reactions stand
 				b.log.Warn("list reactions", "game", rec.ID, "err", err)
@@ -165,7 +165,7 @@ func (b *Bot) onReactionsCleared(channel, message, emoji string) {
 	}
 	list := slices.DeleteFunc(watchList(posts, message), func(w watched) bool { return emoji != "" && w.emoji != emoji })
 	if len(list) > 0 {
-		b.recount(rec, list)
+		b.recount(rec, posts, list)
 	}
 }
 
@@ -191,7 +191,7 @@ func (b *Bot) resyncReactions() error {
 					return
 				}
 				if list := watchList(posts, ""); len(list) > 0 {
-					b.recount(cur, list)
+					b.recount(cur, posts, list)
 				}
 			})
 		})
@@ -220,12 +220,12 @@ func (b *Bot) reactors(channel, message, emoji string) ([]string, error) {
 
 // unreact takes away a reaction the rules refused, so it does not look
 // counted. That needs Manage Messages; without it the reaction stays.
-func (b *Bot) unreact(channel, game, ref, emoji, user string) {
-	posts, err := b.db.Posts(game)
+func (b *Bot) unreact(rec *store.Game, ref, emoji, user string) {
+	posts, err := b.db.Posts(rec.ID)
 	if err != nil || posts.Refs[ref] == "" {
 		return
 	}
-	if err := b.s.MessageReactionRemove(channel, posts.Refs[ref], emoji, user); err != nil {
-		b.log.Debug("remove refused reaction", "game", game, "err", err)
+	if err := b.s.MessageReactionRemove(postsIn(rec, posts), posts.Refs[ref], emoji, user); err != nil {
+		b.log.Debug("remove refused reaction", "game", rec.ID, "err", err)
 	}
 }

@@ -35,6 +35,7 @@ type Game struct {
 	StartSeats   int             `json:"start_seats,omitempty"`
 	Options      map[string]int  `json:"options"`
 	NoAutoplay   bool            `json:"no_autoplay,omitempty"` // the host turned off forced moves playing themselves
+	Threaded     bool            `json:"threaded,omitempty"`    // started where it may have a thread of its own
 	Seed         uint64          `json:"seed"`
 	StateVersion int             `json:"state_version,omitempty"`
 	State        json.RawMessage `json:"state,omitempty"`
@@ -107,6 +108,14 @@ type Posts struct {
 	// Emoji that count on a game message, by ref: reactions with others
 	// never reach the game.
 	Emoji map[string][]string `json:"emoji,omitempty"`
+	// Thread is the thread the game moved into at its start (its id is the
+	// lobby message's, which stays in the channel); NoThread: starting one
+	// was refused, so the game stays in the channel.
+	Thread   string `json:"thread,omitempty"`
+	NoThread bool   `json:"no_thread,omitempty"`
+	// Result is the message that tells the channel how a game in a thread
+	// ended.
+	Result string `json:"result,omitempty"`
 }
 
 // RefOf returns the game ref of a message id, if it is one of the game's.

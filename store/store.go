@@ -46,7 +46,7 @@ func Open(path string) (*Store, error) {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
-		for _, b := range [][]byte{bucketGames, bucketPosts, bucketEnded, bucketStats, bucketOut, bucketLog, bucketTimers, bucketWatch} {
+		for _, b := range [][]byte{bucketGames, bucketPosts, bucketEnded, bucketStats, bucketOut, bucketLog, bucketTimers, bucketWatch, bucketGuilds, bucketThreads} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}
@@ -703,6 +703,9 @@ func (s *Store) Prune(now time.Time, compactAfter, keep time.Duration) (compacte
 }
 
 func pruneTx(tx *bolt.Tx, id string, remove bool) error {
+	if err := forgetThread(tx, id); err != nil {
+		return err
+	}
 	if err := tx.Bucket(bucketPosts).Delete([]byte(id)); err != nil {
 		return err
 	}
