@@ -343,7 +343,11 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 	o := r.opts
 	tables := make([]*table, o.channels)
 	for i := range tables {
-		tables[i] = newTable(r, i, r.fake.NewChannel(fmt.Sprintf("load-%d", i)))
+		ch := r.fake.NewChannel(fmt.Sprintf("load-%d", i))
+		// Games stay in their channel, where the players look for them; a
+		// thread would add three requests per game, not per move.
+		r.fake.DenyThreads(ch)
+		tables[i] = newTable(r, i, ch)
 	}
 	setupStart := time.Now()
 	sem := make(chan struct{}, o.parallel)
