@@ -120,10 +120,10 @@ func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (
 }
 
 // Start connects to the gateway, registers the commands with one bulk
-// overwrite (from shard 0), then queues the output that changes committed before a stop
-// still owe (a table can only be behind if its output is owed) and the
-// recount of reactions given while the bot was away. Idle games cost
-// nothing: none is read until its channel is touched.
+// overwrite (shard 0 only), then queues the output that changes committed
+// before a stop still owe (a table can only be behind if its output is
+// owed) and the recount of reactions given while the bot was away. Idle
+// games cost nothing: none is read until its channel is touched.
 func (b *Bot) Start() error {
 	if err := b.s.Open(); err != nil {
 		return tokenError(fmt.Errorf("connect to discord gateway: %w", err))

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/cardtable/cardbot/bot"
@@ -233,5 +234,31 @@ func TestReshardMovesGamesToTheShardOfTheirGuild(t *testing.T) {
 	for _, ch := range ss.ch {
 		one.ch = ch
 		moveOn(t, one, ann, bea)
+	}
+}
+
+// SHARD_COUNT=auto takes the count Discord recommends, file name included.
+func TestShardCountAuto(t *testing.T) {
+	t.Parallel()
+	fake := fakediscord.New(t)
+	fake.SetRecommendedShards(3)
+	base := filepath.Join(t.TempDir(), "cardbot.db")
+	cfg := func(id string) bot.Config {
+		c, err := bot.ConfigFromEnv(func(k string) string {
+			return map[string]string{"DISCORD_TOKEN": fakediscord.BotToken, "DISCORD_API_URL": fake.APIURL(), "DATABASE_PATH": base,
+				"SHARD_ID": id, "SHARD_COUNT": "auto"}[k]
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	c := cfg("2")
+	if err := c.ResolveShards(); err != nil || c.ShardCount != 3 || c.ShardAuto || c.DBPath != store.ShardPath(base, 2, 3) {
+		t.Fatalf("auto: shard %d of %d in %s, %v; want 2 of 3 in %s", c.ShardID, c.ShardCount, c.DBPath, err, store.ShardPath(base, 2, 3))
+	}
+	c = cfg("3")
+	if err := c.ResolveShards(); err == nil || !strings.Contains(err.Error(), "SHARD_ID is 3 but Discord recommends a SHARD_COUNT of 3") {
+		t.Fatalf("SHARD_ID beyond the recommendation: %v", err)
 	}
 }
