@@ -95,8 +95,8 @@ func fillShardSource(t *testing.T, path string, guilds []string) {
 	}
 	defer db.Close()
 	err = db.Update(func(tx *bolt.Tx) error {
-		gb, _ := tx.CreateBucketIfNotExists(bucketGuilds)
-		tb, _ := tx.CreateBucketIfNotExists(bucketThreads)
+		gb, _ := tx.CreateBucketIfNotExists([]byte("guilds"))
+		tb, _ := tx.CreateBucketIfNotExists([]byte("threads"))
 		for i, guild := range guilds {
 			gb.Put([]byte(guild), []byte(`{"threads":true}`))
 			rec, _ := json.Marshal(threadRecord{Channel: fmt.Sprintf("%d", 900+i), Game: "g" + guild, Guild: guild})
