@@ -35,6 +35,9 @@ func newShardSet(t *testing.T) *shardSet {
 	ss.guild[1-first] = fake.AddGuild("Second Guild", 1-first, 2)
 	for i, g := range ss.guild {
 		ss.ch[i] = fake.GuildChannelID(g)
+		// Games stay in the channel, where these tests' helpers look (on
+		// branches where the bot may move a game into a thread).
+		fake.DenyThreads(ss.ch[i])
 	}
 	fake.SetSettler(func() {
 		for _, h := range ss.bots {
