@@ -69,6 +69,9 @@ func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (
 	s.SyncEvents = true
 	s.Identify.Intents = discordgo.IntentsGuilds | discordgo.IntentsGuildMessageReactions
 	s.LogLevel = discordgo.LogError
+	if cfg.ShardCount > 1 { // discordgo then identifies with [id, count]
+		s.ShardID, s.ShardCount = cfg.ShardID, cfg.ShardCount
+	}
 	b := &Bot{cfg: cfg, log: log, db: db, s: s, catalog: catalog, lanes: newLanes(), seeds: cfg.Seeds, now: cfg.Now, timers: newScheduler()}
 	if b.seeds == nil {
 		b.seeds = newSeed
@@ -122,18 +125,21 @@ func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (
 }
 
 // Start connects to the gateway, registers the commands with one bulk
-// overwrite, then queues the output that changes committed before a stop
-// still owe (a table can only be behind if its output is owed) and the
-// recount of reactions given while the bot was away. Idle games cost
-// nothing: none is read until its channel is touched.
+// overwrite (shard 0 only), then queues the output that changes committed
+// before a stop still owe (a table can only be behind if its output is
+// owed) and the recount of reactions given while the bot was away. Idle
+// games cost nothing: none is read until its channel is touched.
 func (b *Bot) Start() error {
 	if err := b.s.Open(); err != nil {
 		return tokenError(fmt.Errorf("connect to discord gateway: %w", err))
 	}
 	app := b.applicationID()
-	if _, err := b.s.ApplicationCommandBulkOverwrite(app, b.cfg.GuildID, commands(b.catalog)); err != nil {
-		b.s.Close()
-		return tokenError(fmt.Errorf("register commands: %w", err))
+	// Commands belong to the application, not a shard: one shard registers.
+	if b.cfg.ShardID == 0 {
+		if _, err := b.s.ApplicationCommandBulkOverwrite(app, b.cfg.GuildID, commands(b.catalog)); err != nil {
+			b.s.Close()
+			return tokenError(fmt.Errorf("register commands: %w", err))
+		}
 	}
 	for _, queue := range []func() error{b.replayOutput, b.resyncReactions} {
 		if err := queue(); err != nil {
@@ -153,7 +159,8 @@ func (b *Bot) Start() error {
 	if b.cfg.APIURL != "" {
 		invite = "(not Discord: " + b.cfg.APIURL + ")"
 	}
-	b.log.Info("bot ready", "name", name, "commands_scope", scope(b.cfg.GuildID), "games", len(b.catalog), "invite", invite)
+	b.log.Info("bot ready", "name", name, "commands_scope", scope(b.cfg.GuildID), "games", len(b.catalog), "invite", invite,
+		"shard", fmt.Sprintf("%d of %d", b.cfg.ShardID, max(b.cfg.ShardCount, 1)), "database", b.cfg.DBPath)
 	return nil
 }
 

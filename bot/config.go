@@ -43,6 +43,10 @@ type Config struct {
 	// Computers()); ComputerBeat their pause before moving.
 	Computers    ai.Catalog
 	ComputerBeat time.Duration
+	// ShardID and ShardCount (SHARD_ID, SHARD_COUNT) say which guilds this
+	// process serves; ShardAuto: SHARD_COUNT=auto, resolved by ResolveShards.
+	ShardID, ShardCount int
+	ShardAuto           bool
 }
 
 // DefaultRetention keeps a finished game's history for a year.
@@ -71,6 +75,9 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 	}
 	if c.DBPath == "" {
 		c.DBPath = DefaultDBPath
+	}
+	if err := c.readShards(getenv); err != nil {
+		return c, err
 	}
 	c.Retention = DefaultRetention
 	if v := strings.TrimSpace(getenv("RETENTION_DAYS")); v != "" {

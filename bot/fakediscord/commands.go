@@ -80,12 +80,12 @@ type wireResolved struct {
 
 // findCommandLocked finds the CHAT_INPUT command a user can pick: guild
 // commands shadow global ones of the same name in this lookup.
-func (s *Server) findCommandLocked(name string) *discordgo.ApplicationCommand {
-	return s.findTypedCommandLocked(discordgo.ChatApplicationCommand, name)
+func (s *Server) findCommandLocked(guildID, name string) *discordgo.ApplicationCommand {
+	return s.findTypedCommandLocked(guildID, discordgo.ChatApplicationCommand, name)
 }
 
-func (s *Server) findTypedCommandLocked(t discordgo.ApplicationCommandType, name string) *discordgo.ApplicationCommand {
-	for _, scope := range []string{s.guildID, ""} {
+func (s *Server) findTypedCommandLocked(guildID string, t discordgo.ApplicationCommandType, name string) *discordgo.ApplicationCommand {
+	for _, scope := range []string{guildID, ""} {
 		for _, cmd := range s.commands[scope] {
 			if cmd.Type == t && cmd.Name == name {
 				return cmd
@@ -124,10 +124,10 @@ func commandLabel(cmd *discordgo.ApplicationCommand) string {
 
 // commandDataLocked checks an invocation the way the Discord client enforces
 // it and builds the interaction data. Problems are test (or registration) bugs.
-func (s *Server) commandDataLocked(u *User, cmd *discordgo.ApplicationCommand, given []Option) (wireCommandData, string, []string) {
+func (s *Server) commandDataLocked(g *guild, u *User, cmd *discordgo.ApplicationCommand, given []Option) (wireCommandData, string, []string) {
 	problems := s.commandOfferedLocked(u, cmd)
 	res := &wireResolved{Users: map[string]wireUser{}, Members: map[string]wireMember{}}
-	opts, path, more := s.matchOptionsLocked("/"+cmd.Name, cmd.Options, given, res)
+	opts, path, more := s.matchOptionsLocked(g, "/"+cmd.Name, cmd.Options, given, res)
 	data := wireCommandData{ID: cmd.ID, Name: cmd.Name, Type: int(discordgo.ChatApplicationCommand), GuildID: cmd.GuildID, Options: opts}
 	if len(res.Users) > 0 {
 		data.Resolved = res
@@ -135,7 +135,7 @@ func (s *Server) commandDataLocked(u *User, cmd *discordgo.ApplicationCommand, g
 	return data, path, append(problems, more...)
 }
 
-func (s *Server) matchOptionsLocked(path string, defs []*discordgo.ApplicationCommandOption, given []Option, res *wireResolved) ([]wireOption, string, []string) {
+func (s *Server) matchOptionsLocked(gd *guild, path string, defs []*discordgo.ApplicationCommandOption, given []Option, res *wireResolved) ([]wireOption, string, []string) {
 	if len(defs) > 0 && isNested(defs[0].Type) {
 		if len(given) != 1 || !isNested(given[0].typ) {
 			return nil, path, []string{fmt.Sprintf("%s needs exactly one subcommand or group, one of %s", path, optionNames(defs))}
@@ -145,7 +145,7 @@ func (s *Server) matchOptionsLocked(path string, defs []*discordgo.ApplicationCo
 		if def == nil || def.Type != g.typ {
 			return nil, path, []string{fmt.Sprintf("%s has no %s %q (it has %s)", path, g.typ, g.name, optionNames(defs))}
 		}
-		sub, full, problems := s.matchOptionsLocked(path+" "+g.name, def.Options, g.opts, res)
+		sub, full, problems := s.matchOptionsLocked(gd, path+" "+g.name, def.Options, g.opts, res)
 		return []wireOption{{Name: g.name, Type: g.typ, Options: sub}}, full, problems
 	}
 	var out []wireOption
@@ -168,7 +168,7 @@ func (s *Server) matchOptionsLocked(path string, defs []*discordgo.ApplicationCo
 			if u, ok := value.(*User); ok {
 				value = u.ID
 				res.Users[u.ID] = u.wire()
-				res.Members[u.ID] = s.memberLocked(u, false, true)
+				res.Members[u.ID] = s.memberLocked(gd, u, false, true)
 			}
 			out = append(out, wireOption{Name: g.name, Type: def.Type, Value: value})
 		}
@@ -258,7 +258,11 @@ func (c *call) commandScope() (string, bool) {
 	if c.r.PathValue("guild") == "" {
 		return "", true
 	}
-	return c.s.guildID, c.guild()
+	g := c.guild()
+	if g == nil {
+		return "", false
+	}
+	return g.id, true
 }
 
 func (s *Server) listCommands(c *call) {

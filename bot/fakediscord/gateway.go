@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -46,6 +47,17 @@ type gwSession struct {
 	dead    bool    // invalidated: it cannot be resumed
 	seq     int     // last sequence number used
 	buffer  []gwPayload
+	shard   [2]int // [id, count] from IDENTIFY; [0, 1] without
+}
+
+// owns says whether Discord sends a guild's events to this session:
+// guild_id >> 22 % count is its shard.
+func (sess *gwSession) owns(guildID string) bool {
+	if sess.shard[1] <= 1 {
+		return true
+	}
+	id, err := strconv.ParseUint(guildID, 10, 64)
+	return err == nil && int((id>>22)%uint64(sess.shard[1])) == sess.shard[0]
 }
 
 // resumeBuffer is how many dispatches a session keeps for RESUME.
@@ -183,6 +195,7 @@ func (c *gwConn) identify(d json.RawMessage) bool {
 	var id struct {
 		Token   string            `json:"token"`
 		Intents *discordgo.Intent `json:"intents"`
+		Shard   *[2]int           `json:"shard"`
 	}
 	if err := json.Unmarshal(d, &id); err != nil {
 		s.failf("gateway: undecodable identify: %v", err)
@@ -209,6 +222,14 @@ func (c *gwConn) identify(d json.RawMessage) bool {
 		s.failf("gateway: identify asks for privileged intents %d, which the fake application is not approved for", *id.Intents&privilegedIntents)
 		c.closeWith(4014, "Disallowed intent(s).")
 		return false
+	case id.Shard != nil && (id.Shard[1] < 1 || id.Shard[0] < 0 || id.Shard[0] >= id.Shard[1]):
+		s.failf("gateway: identify with shard %v, want [id, count] with 0 <= id < count", *id.Shard)
+		c.closeWith(4010, "Invalid shard.")
+		return false
+	}
+	shard := [2]int{0, 1}
+	if id.Shard != nil {
+		shard = *id.Shard
 	}
 
 	// READY and GUILD_CREATE go out under one write lock so that nothing,
@@ -217,13 +238,24 @@ func (c *gwConn) identify(d json.RawMessage) bool {
 	defer c.writeMu.Unlock()
 	s.mu.Lock()
 	s.identifies++
-	sess := &gwSession{id: randomToken(16), order: s.identifies, intents: *id.Intents, conn: c}
+	sess := &gwSession{id: randomToken(16), order: s.identifies, intents: *id.Intents, conn: c, shard: shard}
 	s.sessions[sess.id] = sess
 	c.session = sess
 	s.current = sess
-	out := []gwPayload{sess.recordLocked(s.eventLocked("READY", s.readyLocked(sess.id)))}
+	if shard[1] > 1 {
+		s.sharded = true
+	}
+	var guilds []*guild
+	for _, g := range s.guildsLocked() {
+		if sess.owns(g.id) {
+			guilds = append(guilds, g)
+		}
+	}
+	out := []gwPayload{sess.recordLocked(s.eventLocked("READY", s.readyLocked(sess.id, guilds)))}
 	if sess.intents&discordgo.IntentGuilds != 0 {
-		out = append(out, sess.recordLocked(s.eventLocked("GUILD_CREATE", s.guildCreateLocked())))
+		for _, g := range guilds {
+			out = append(out, sess.recordLocked(s.eventLocked("GUILD_CREATE", s.guildCreateLocked(g))))
+		}
 	}
 	s.gatewayChangedLocked()
 	s.mu.Unlock()
@@ -336,11 +368,53 @@ func (c *gwConn) heartbeat() {
 // a heartbeat request (op 1) and waits for the bot's heartbeat: discordgo
 // answers inline in its read loop, after the handlers of earlier events
 // (SyncEvents) have returned. While the bot's session is disconnected (after
-// a gateway fault) Sync returns at once: use AwaitConnected first.
+// a gateway fault) Sync returns at once: use AwaitConnected first. With
+// sharded sessions it waits for every connected one.
 func (s *Server) Sync() {
+	s.mu.Lock()
+	sharded := s.sharded
+	s.mu.Unlock()
+	if !sharded {
+		s.syncSession(func() *gwSession { return s.current })
+		return
+	}
 	for {
 		s.mu.Lock()
-		sess := s.current
+		var live []*gwSession
+		before := 0
+		for _, o := range s.sessions {
+			if !o.dead && o.conn != nil {
+				live = append(live, o)
+				before += o.seq
+			}
+		}
+		s.mu.Unlock()
+		slices.SortFunc(live, func(a, b *gwSession) int { return a.order - b.order })
+		for _, o := range live {
+			s.syncSession(func() *gwSession {
+				if o.dead {
+					return nil
+				}
+				return o
+			})
+		}
+		s.mu.Lock()
+		after := 0
+		for _, o := range live {
+			after += o.seq
+		}
+		s.mu.Unlock()
+		if after == before {
+			return
+		}
+	}
+}
+
+// syncSession is Sync with the session pick returns (under s.mu).
+func (s *Server) syncSession(pick func() *gwSession) {
+	for {
+		s.mu.Lock()
+		sess := pick()
 		var c *gwConn
 		if sess != nil {
 			c = sess.conn
@@ -374,7 +448,7 @@ func (s *Server) Sync() {
 			return
 		}
 		s.mu.Lock()
-		quiet := sess.seq == seq && s.current == sess && sess.conn == c
+		quiet := sess.seq == seq && pick() == sess && sess.conn == c
 		s.mu.Unlock()
 		if quiet {
 			return
@@ -385,13 +459,59 @@ func (s *Server) Sync() {
 // emit dispatches events in the current session (the most recently
 // identified one that is still valid), skipping those its intents did not ask
 // for. While the session is disconnected they only go to its resume buffer.
+// Once the bot runs shards, each event goes to the session of its guild's
+// shard instead (sessionForLocked).
 func (s *Server) emit(evs ...event) {
 	if len(evs) == 0 {
 		return
 	}
+	s.mu.Lock()
+	sharded := s.sharded
+	s.mu.Unlock()
+	if !sharded {
+		s.emitTo(func() *gwSession { return s.current }, evs)
+		return
+	}
+	for _, e := range evs {
+		g := e.guild()
+		s.emitTo(func() *gwSession { return s.sessionForLocked(g) }, []event{e})
+	}
+}
+
+// guild is the guild an event is about.
+func (e event) guild() string {
+	var v struct {
+		ID      string `json:"id"`
+		GuildID string `json:"guild_id"`
+	}
+	json.Unmarshal(e.data, &v)
+	if e.name == "GUILD_CREATE" {
+		return v.ID
+	}
+	return v.GuildID
+}
+
+// sessionForLocked is the session Discord delivers a guild's events to:
+// the current one, or once sharded the most recently identified valid
+// session whose shard owns the guild.
+func (s *Server) sessionForLocked(guildID string) *gwSession {
+	if !s.sharded {
+		return s.current
+	}
+	var best *gwSession
+	for _, o := range s.sessions {
+		if !o.dead && o.owns(guildID) && (best == nil || o.order > best.order) {
+			best = o
+		}
+	}
+	return best
+}
+
+// emitTo is emit to the session pick returns (under s.mu).
+func (s *Server) emitTo(pick func() *gwSession, evs []event) {
 	for {
 		s.mu.Lock()
-		sess := s.current
+		sess := pick()
 		if sess == nil {
 			s.mu.Unlock()
 			return
@@ -402,7 +522,7 @@ func (s *Server) emit(evs ...event) {
 			c.writeMu.Lock()
 		}
 		s.mu.Lock()
-		if s.current != sess || sess.conn != c {
+		if pick() != sess || sess.conn != c {
 			s.mu.Unlock()
 			if c != nil {
 				c.writeMu.Unlock()

@@ -110,14 +110,15 @@ func (s *Server) interactionWireLocked(it *interaction, data any) wireInteractio
 		c.Permissions = perms
 		ch = c
 	}
+	g := s.channelGuildLocked(it.channelID)
 	w := wireInteraction{
 		ID: it.id, ApplicationID: s.bot.ID, Type: int(it.kind), Data: data,
-		Guild:   map[string]any{"id": s.guildID, "locale": "en-US", "features": []string{}},
-		GuildID: s.guildID, Channel: ch, ChannelID: it.channelID,
-		Member: s.memberLocked(it.user, true, true), Token: it.token, Version: 1,
+		Guild:   map[string]any{"id": g.id, "locale": "en-US", "features": []string{}},
+		GuildID: g.id, Channel: ch, ChannelID: it.channelID,
+		Member: s.memberLocked(g, it.user, true, true), Token: it.token, Version: 1,
 		AppPermissions: strconv.FormatInt(s.botChannelPermsLocked(it.channelID), 10), Locale: "en-US", GuildLocale: "en-US",
 		Entitlements:                 []struct{}{},
-		AuthorizingIntegrationOwners: map[string]string{"0": s.guildID},
+		AuthorizingIntegrationOwners: map[string]string{"0": g.id},
 		AttachmentSizeLimit:          attachmentSizeLimit,
 	}
 	if s.liveLocked(it.source) {
@@ -130,7 +131,7 @@ func (s *Server) interactionWireLocked(it *interaction, data any) wireInteractio
 func (s *Server) interactionMetaLocked(it *interaction) *wireInteractionMeta {
 	m := &wireInteractionMeta{
 		ID: it.id, Type: int(it.kind), User: it.user.wire(),
-		AuthorizingIntegrationOwners: map[string]string{"0": s.guildID},
+		AuthorizingIntegrationOwners: map[string]string{"0": s.channelGuildLocked(it.channelID).id},
 	}
 	if it.kind == discordgo.InteractionMessageComponent && it.source != nil {
 		m.InteractedMessageID = it.source.id

@@ -384,10 +384,10 @@ func (s *Server) messageWireLocked(m *message, gateway bool) wireMessage {
 		w.Flags |= int(discordgo.MessageFlagsHasThread)
 	}
 	if m.replyTo != "" {
-		w.MessageReference = &wireReference{MessageID: m.replyTo, ChannelID: m.channelID, GuildID: s.guildID}
+		w.MessageReference = &wireReference{MessageID: m.replyTo, ChannelID: m.channelID, GuildID: s.channelGuildLocked(m.channelID).id}
 	}
 	if m.threadRef != "" {
-		w.MessageReference = &wireReference{ChannelID: m.threadRef, GuildID: s.guildID}
+		w.MessageReference = &wireReference{ChannelID: m.threadRef, GuildID: s.channelGuildLocked(m.channelID).id}
 	}
 	if m.webhook {
 		w.WebhookID = s.bot.ID
@@ -406,9 +406,10 @@ func (s *Server) messageWireLocked(m *message, gateway bool) wireMessage {
 		w.Content, w.Embeds, w.Attachments, w.Components = "", []*discordgo.MessageEmbed{}, []attachment{}, []*component{}
 	}
 	if gateway {
-		w.GuildID = s.guildID
+		g := s.channelGuildLocked(m.channelID)
+		w.GuildID = g.id
 		if !m.webhook {
-			mem := s.memberLocked(m.author, false, false)
+			mem := s.memberLocked(g, m.author, false, false)
 			w.Member = &mem
 		}
 	}

@@ -29,14 +29,14 @@ func (s *Server) reactLocked(m *message, u *User, emoji string, add bool) []even
 	if has == add {
 		return nil
 	}
-	ev := wireReactionEvent{UserID: u.ID, ChannelID: m.channelID, MessageID: m.id, GuildID: s.guildID, Emoji: wireEmoji{Name: emoji}}
+	ev := wireReactionEvent{UserID: u.ID, ChannelID: m.channelID, MessageID: m.id, GuildID: s.channelGuildLocked(m.channelID).id, Emoji: wireEmoji{Name: emoji}}
 	if add {
 		if r == nil {
 			r = &reaction{emoji: emoji}
 			m.reactions = append(m.reactions, r)
 		}
 		r.users = append(r.users, u.ID)
-		mem := s.memberLocked(u, true, false)
+		mem := s.memberLocked(s.channelGuildLocked(m.channelID), u, true, false)
 		ev.Member, ev.MessageAuthorID = &mem, m.author.ID
 		return []event{s.eventLocked("MESSAGE_REACTION_ADD", ev)}
 	}
@@ -136,7 +136,7 @@ func (s *Server) clearReactions(c *call) {
 
 // clearLocked removes every reaction of emoji ("" for all) from m.
 func (s *Server) clearLocked(m *message, emoji string) event {
-	base := map[string]any{"channel_id": m.channelID, "message_id": m.id, "guild_id": s.guildID}
+	base := map[string]any{"channel_id": m.channelID, "message_id": m.id, "guild_id": s.channelGuildLocked(m.channelID).id}
 	if emoji == "" {
 		m.reactions = nil
 		return s.eventLocked("MESSAGE_REACTION_REMOVE_ALL", base)

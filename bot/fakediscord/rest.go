@@ -281,7 +281,7 @@ func (s *Server) getGateway(c *call) {
 	if strings.HasSuffix(c.r.URL.Path, "/bot") {
 		c.ok(map[string]any{
 			"url":    s.gatewayURL(),
-			"shards": 1,
+			"shards": s.recommendedShards,
 			"session_start_limit": map[string]int{
 				"total": 1000, "remaining": 999, "reset_after": 86400000, "max_concurrency": 1,
 			},
@@ -302,28 +302,30 @@ func (s *Server) getUser(c *call) {
 	c.ok(u.wire())
 }
 
-func (c *call) guild() bool {
-	if c.r.PathValue("guild") != c.s.guildID {
-		c.reject(http.StatusForbidden, 50001, "Missing Access", "the bot is only in guild "+c.s.guildID)
-		return false
+// guild resolves the {guild} path value: one of the guilds the bot is in.
+func (c *call) guild() *guild {
+	g := c.s.findGuildLocked(c.r.PathValue("guild"))
+	if g == nil {
+		c.reject(http.StatusForbidden, 50001, "Missing Access", "the bot is not in guild "+c.r.PathValue("guild"))
 	}
-	return true
+	return g
 }
 
 func (s *Server) getGuild(c *call) {
-	if c.guild() {
-		c.ok(s.guildLocked())
+	if g := c.guild(); g != nil {
+		c.ok(s.guildWireLocked(g))
 	}
 }
 
 func (s *Server) getGuildChannels(c *call) {
-	if c.guild() {
-		c.ok(s.channelsWireLocked())
+	if g := c.guild(); g != nil {
+		c.ok(s.channelsWireLocked(g))
 	}
 }
 
 func (s *Server) getMember(c *call) {
-	if !c.guild() {
+	g := c.guild()
+	if g == nil {
 		return
 	}
 	u := s.userLocked(c.r.PathValue("user"))
@@ -331,7 +333,7 @@ func (s *Server) getMember(c *call) {
 		c.reject(http.StatusNotFound, 10007, "Unknown Member", "")
 		return
 	}
-	c.ok(s.memberLocked(u, true, false))
+	c.ok(s.memberLocked(g, u, true, false))
 }
 
 // channel resolves the {channel} path value.
@@ -648,7 +650,7 @@ func (s *Server) deleteMessage(c *call) {
 func (s *Server) deleteAndAnnounceLocked(c *call, m *message) {
 	s.deleteLocked(m)
 	if !m.ephemeral {
-		c.emit(s.eventLocked("MESSAGE_DELETE", map[string]string{"id": m.id, "channel_id": m.channelID, "guild_id": s.guildID}))
+		c.emit(s.eventLocked("MESSAGE_DELETE", map[string]string{"id": m.id, "channel_id": m.channelID, "guild_id": s.channelGuildLocked(m.channelID).id}))
 	}
 }
 

@@ -30,6 +30,11 @@
 // faults (Reconnect, InvalidSession, DropSockets, then AwaitConnected), with
 // RESTCounts, GatewayStats and FailedInteractions to assert on. Threads
 // (threads.go) work as channels; DenyThreads takes the permission away.
+//
+// AddGuild adds more guilds, each on the shard a test asks for. A bot that
+// identifies with shard [id, count] gets the guilds (guild_id >> 22) % count
+// == id, and their events, as on Discord; GET /gateway/bot recommends
+// SetRecommendedShards's count.
 package fakediscord
 
 import (
@@ -77,8 +82,8 @@ const (
 		discordgo.PermissionManageMessages | discordgo.PermissionUseExternalEmojis
 )
 
-// Server is a fake Discord: one guild with text channels, its members, the
-// bot user, and everything the bot has sent.
+// Server is a fake Discord: a guild (or more, AddGuild) with text channels,
+// its members, the bot user, and everything the bot has sent.
 type Server struct {
 	t        Reporter
 	srv      *httptest.Server
@@ -93,6 +98,9 @@ type Server struct {
 	done      bool // cleanup finished: t must not be used any more
 
 	guildID, adminRoleID, botRoleID string
+	moreGuilds                      []*guild // AddGuild's, after the first
+	recommendedShards               int      // GET /gateway/bot's "shards"
+	sharded                         bool     // a session identified with a shard count above 1
 	createdAt                       time.Time
 	owner, bot                      *User
 	users                           map[string]*User
@@ -127,9 +135,16 @@ type Server struct {
 	failedInteractions []FailedInteraction
 }
 
+// guild is one of the fake's guilds. The first lives in the Server's own
+// fields (guildID, adminRoleID, botRoleID); every user is a member of all.
+type guild struct {
+	id, name, adminRoleID, botRoleID string
+}
+
 // channel is a text channel or a thread (threads.go).
 type channel struct {
 	id, name      string
+	guild         string // "" for the first guild
 	position      int
 	kind          int  // 0 GUILD_TEXT, 11 PUBLIC_THREAD, 12 PRIVATE_THREAD
 	threadsDenied bool // text channels: DenyThreads
@@ -177,23 +192,24 @@ func New(t Reporter) *Server {
 // newServer is a server with nothing in it yet.
 func newServer(t Reporter) *Server {
 	return &Server{
-		t:            t,
-		deadline:     discordgo.InteractionDeadline,
-		createdAt:    time.Now().Add(-24 * time.Hour),
-		users:        map[string]*User{},
-		commands:     map[string][]*discordgo.ApplicationCommand{},
-		messages:     map[string]*message{},
-		history:      map[string][]*message{},
-		interactions: map[string]*interaction{},
-		byToken:      map[string]*interaction{},
-		pings:        map[string]int{},
-		conns:        map[*gwConn]bool{},
-		sessions:     map[string]*gwSession{},
-		gwChanged:    make(chan struct{}),
-		counts:       RESTCounts{ByRoute: map[string]int{}},
-		lost:         map[string]bool{},
-		limitedUntil: map[string]time.Time{},
-		changed:      make(chan struct{}),
+		t:                 t,
+		deadline:          discordgo.InteractionDeadline,
+		createdAt:         time.Now().Add(-24 * time.Hour),
+		users:             map[string]*User{},
+		commands:          map[string][]*discordgo.ApplicationCommand{},
+		messages:          map[string]*message{},
+		history:           map[string][]*message{},
+		interactions:      map[string]*interaction{},
+		byToken:           map[string]*interaction{},
+		pings:             map[string]int{},
+		conns:             map[*gwConn]bool{},
+		recommendedShards: 1,
+		sessions:          map[string]*gwSession{},
+		gwChanged:         make(chan struct{}),
+		counts:            RESTCounts{ByRoute: map[string]int{}},
+		lost:              map[string]bool{},
+		limitedUntil:      map[string]time.Time{},
+		changed:           make(chan struct{}),
 	}
 }
 
@@ -237,8 +253,100 @@ func (s *Server) gatewayURL() string {
 	return "ws" + strings.TrimPrefix(s.srv.URL, "http") + "/gateway"
 }
 
-// GuildID is the ID of the only guild.
+// GuildID is the ID of the first guild (the only one unless AddGuild).
 func (s *Server) GuildID() string { return s.guildID }
+
+// AddGuild adds another guild, with one text channel, "general", and the bot
+// in it; every user is a member. Its ID is a fresh snowflake that a bot
+// running count shards receives on shard `shard` ((id >> 22) % count), so a
+// test can put guilds on the shards it wants. The bot's session on that
+// shard, if connected, gets GUILD_CREATE as when a bot joins a guild.
+// AddGuild returns the guild's ID; GuildChannelID gives its channel.
+func (s *Server) AddGuild(name string, shard, count int) string {
+	s.mu.Lock()
+	if count < 1 || shard < 0 || shard >= count {
+		s.mu.Unlock()
+		s.t.Fatalf("fakediscord: AddGuild on shard %d of %d", shard, count)
+		return ""
+	}
+	// The next millisecond at or after now that lands on the shard.
+	ms := max(time.Now().UnixMilli()-discordEpochMs, s.lastID>>22+1)
+	ms += (int64(shard) - ms%int64(count) + int64(count)) % int64(count)
+	s.lastID = ms << 22
+	g := &guild{id: strconv.FormatInt(s.lastID, 10), name: name}
+	g.adminRoleID, g.botRoleID = s.newIDLocked(), s.newIDLocked()
+	s.moreGuilds = append(s.moreGuilds, g)
+	c := s.addChannelLocked("general")
+	c.guild = g.id
+	ev := s.eventLocked("GUILD_CREATE", s.guildCreateLocked(g))
+	s.mu.Unlock()
+	s.emit(ev)
+	return g.id
+}
+
+// GuildChannelID is the ID of a guild's first text channel.
+func (s *Server) GuildChannelID(guildID string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range s.channels {
+		if s.channelGuildLocked(c.id).id == guildID {
+			return c.id
+		}
+	}
+	return ""
+}
+
+// NewChannelIn is NewChannel in another guild.
+func (s *Server) NewChannelIn(guildID, name string) string {
+	s.mu.Lock()
+	g := s.findGuildLocked(guildID)
+	if g == nil {
+		s.mu.Unlock()
+		s.t.Fatalf("fakediscord: NewChannelIn: no guild %s", guildID)
+		return ""
+	}
+	c := s.addChannelLocked(name)
+	if g.id != s.guildID {
+		c.guild = g.id
+	}
+	ev := s.eventLocked("CHANNEL_CREATE", s.channelWireLocked(c))
+	s.mu.Unlock()
+	s.emit(ev)
+	return c.id
+}
+
+// SetRecommendedShards sets the shard count GET /gateway/bot recommends.
+func (s *Server) SetRecommendedShards(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.recommendedShards = n
+}
+
+// guildsLocked lists every guild, the first first.
+func (s *Server) guildsLocked() []*guild {
+	first := &guild{id: s.guildID, name: "Fake Guild", adminRoleID: s.adminRoleID, botRoleID: s.botRoleID}
+	return append([]*guild{first}, s.moreGuilds...)
+}
+
+func (s *Server) findGuildLocked(id string) *guild {
+	for _, g := range s.guildsLocked() {
+		if g.id == id {
+			return g
+		}
+	}
+	return nil
+}
+
+// channelGuildLocked is the guild of a channel or thread; the first guild
+// for one it does not know.
+func (s *Server) channelGuildLocked(channelID string) *guild {
+	if c := s.channelLocked(channelID); c != nil && c.guild != "" {
+		if g := s.findGuildLocked(c.guild); g != nil {
+			return g
+		}
+	}
+	return s.guildsLocked()[0]
+}
 
 // ChannelID is the ID of the guild's default text channel.
 func (s *Server) ChannelID() string {

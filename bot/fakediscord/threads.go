@@ -132,7 +132,7 @@ type wireThread struct {
 
 func (s *Server) threadWireLocked(th *channel) wireThread {
 	w := wireThread{
-		ID: th.id, Type: th.kind, GuildID: s.guildID, ParentID: th.parentID, OwnerID: th.ownerID, Name: th.name,
+		ID: th.id, Type: th.kind, GuildID: s.channelGuildLocked(th.id).id, ParentID: th.parentID, OwnerID: th.ownerID, Name: th.name,
 		RateLimitPerUser: th.rateLimit, MessageCount: th.messageCount, MemberCount: min(len(th.members), 50),
 		TotalMessageSent: th.messageCount,
 		ThreadMetadata: wireThreadMeta{
@@ -266,7 +266,7 @@ func checkThread(p *threadParams, withType bool, errs *formErrors) {
 
 func (s *Server) newThreadLocked(parent *channel, id string, kind int, p *threadParams) *channel {
 	th := &channel{
-		id: id, name: *p.Name, kind: kind, parentID: parent.id, ownerID: s.bot.ID,
+		id: id, name: *p.Name, kind: kind, parentID: parent.id, ownerID: s.bot.ID, guild: parent.guild,
 		created: s.nowLocked(), autoArchive: 4320, invitable: true,
 	}
 	if p.AutoArchiveDuration != nil {

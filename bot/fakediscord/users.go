@@ -84,7 +84,8 @@ func (u *User) act(soft bool, build func() (*interaction, any, bool)) (*Reply, e
 	it.id, it.token, it.user = s.newIDLocked(), randomToken(32), u
 	it.done, it.issuedAt, it.sentAt = make(chan struct{}), s.nowLocked(), time.Now()
 	it.deadline = s.deadline
-	if s.current == nil {
+	sess := s.sessionForLocked(s.channelGuildLocked(it.channelID).id)
+	if sess == nil {
 		// Discord has no session to deliver it to: the user sees "This
 		// interaction failed" after the deadline. The bot cannot answer, so
 		// there is nothing to wait for.
@@ -94,7 +95,7 @@ func (u *User) act(soft bool, build func() (*interaction, any, bool)) (*Reply, e
 		s.mu.Unlock()
 		return &Reply{}, nil
 	}
-	if s.current.conn == nil {
+	if sess.conn == nil {
 		// The session is disconnected after a gateway fault: the dispatch
 		// waits in its resume buffer.
 		it.faulted = true
@@ -156,12 +157,12 @@ func (u *User) command(soft bool, channelID, command string, opts ...Option) (*R
 			s.failLocked(fmt.Sprintf("%s ran /%s in private thread %s, which %s is not a member of", u.Name, name, channelID, u.Name))
 			return nil, nil, false
 		}
-		cmd := s.findCommandLocked(name)
+		cmd := s.findCommandLocked(s.channelGuildLocked(channelID).id, name)
 		if cmd == nil {
 			s.failLocked(fmt.Sprintf("%s ran /%s, but the bot registered no such command", u.Name, name))
 			return nil, nil, false
 		}
-		data, path, problems := s.commandDataLocked(u, cmd, opts)
+		data, path, problems := s.commandDataLocked(s.channelGuildLocked(channelID), u, cmd, opts)
 		if len(problems) > 0 {
 			s.failLocked(fmt.Sprintf("%s cannot run %s: %s", u.Name, path, strings.Join(problems, "; ")))
 			return nil, nil, false
@@ -184,7 +185,7 @@ func (u *User) MessageCommand(channelID, name string, target *Message) *Reply {
 func (u *User) messageCommand(soft bool, channelID, name string, target *Message) (*Reply, error) {
 	s := u.s
 	return u.act(soft, func() (*interaction, any, bool) {
-		cmd := s.findTypedCommandLocked(discordgo.MessageApplicationCommand, name)
+		cmd := s.findTypedCommandLocked(s.channelGuildLocked(channelID).id, discordgo.MessageApplicationCommand, name)
 		if cmd == nil {
 			s.failLocked(fmt.Sprintf("%s used message command %q, but the bot registered no such command", u.Name, name))
 			return nil, nil, false
@@ -227,7 +228,7 @@ func (u *User) UserCommand(channelID, name string, target *User) *Reply {
 func (u *User) userCommand(soft bool, channelID, name string, target *User) (*Reply, error) {
 	s := u.s
 	return u.act(soft, func() (*interaction, any, bool) {
-		cmd := s.findTypedCommandLocked(discordgo.UserApplicationCommand, name)
+		cmd := s.findTypedCommandLocked(s.channelGuildLocked(channelID).id, discordgo.UserApplicationCommand, name)
 		problems := []string{}
 		switch {
 		case cmd == nil:
@@ -248,7 +249,7 @@ func (u *User) userCommand(soft bool, channelID, name string, target *User) (*Re
 		t := s.userLocked(target.ID)
 		data := wireCommandData{
 			ID: cmd.ID, Name: cmd.Name, Type: int(cmd.Type), GuildID: cmd.GuildID, TargetID: t.ID,
-			Resolved: &wireResolved{Users: map[string]wireUser{t.ID: t.wire()}, Members: map[string]wireMember{t.ID: s.memberLocked(t, false, true)}},
+			Resolved: &wireResolved{Users: map[string]wireUser{t.ID: t.wire()}, Members: map[string]wireMember{t.ID: s.memberLocked(s.channelGuildLocked(channelID), t, false, true)}},
 		}
 		return &interaction{kind: discordgo.InteractionApplicationCommand, channelID: channelID, command: cmd.Name, commandType: cmd.Type}, data, true
 	})

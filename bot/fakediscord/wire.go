@@ -119,12 +119,12 @@ func (u *User) wire() wireUser {
 	return w
 }
 
-func (s *Server) rolesLocked(u *User) []string {
+func (s *Server) rolesLocked(g *guild, u *User) []string {
 	switch {
 	case u.bot:
-		return []string{s.botRoleID}
+		return []string{g.botRoleID}
 	case u.admin:
-		return []string{s.adminRoleID}
+		return []string{g.adminRoleID}
 	}
 	return []string{}
 }
@@ -141,10 +141,10 @@ func (s *Server) permissionsLocked(u *User) int64 {
 	return memberPermissions
 }
 
-// memberLocked renders a guild member; withUser and withPerms select the
-// variants Discord uses in different payloads.
-func (s *Server) memberLocked(u *User, withUser, withPerms bool) wireMember {
-	m := wireMember{Roles: s.rolesLocked(u), JoinedAt: timestamp(u.joinedAt)}
+// memberLocked renders a member of guild g; withUser and withPerms select
+// the variants Discord uses in different payloads.
+func (s *Server) memberLocked(g *guild, u *User, withUser, withPerms bool) wireMember {
+	m := wireMember{Roles: s.rolesLocked(g, u), JoinedAt: timestamp(u.joinedAt)}
 	if withUser {
 		w := u.wire()
 		m.User = &w
@@ -156,19 +156,19 @@ func (s *Server) memberLocked(u *User, withUser, withPerms bool) wireMember {
 }
 
 func (s *Server) channelWireLocked(c *channel) wireChannel {
-	return wireChannel{ID: c.id, Type: 0, GuildID: s.guildID, Name: c.name, Position: c.position, PermissionOverwrites: []struct{}{}}
+	return wireChannel{ID: c.id, Type: 0, GuildID: s.channelGuildLocked(c.id).id, Name: c.name, Position: c.position, PermissionOverwrites: []struct{}{}}
 }
 
-func (s *Server) guildLocked() wireGuild {
+func (s *Server) guildWireLocked(g *guild) wireGuild {
 	perms := func(p int64) string { return strconv.FormatInt(p, 10) }
 	return wireGuild{
-		ID:      s.guildID,
-		Name:    "Fake Guild",
+		ID:      g.id,
+		Name:    g.name,
 		OwnerID: s.owner.ID,
 		Roles: []wireRole{
-			{ID: s.guildID, Name: "@everyone", Permissions: perms(memberPermissions)},
-			{ID: s.adminRoleID, Name: "Admin", Position: 1, Permissions: perms(adminPermissions), Hoist: true},
-			{ID: s.botRoleID, Name: "Fake Bot", Position: 2, Permissions: perms(botPermissions), Managed: true,
+			{ID: g.id, Name: "@everyone", Permissions: perms(memberPermissions)},
+			{ID: g.adminRoleID, Name: "Admin", Position: 1, Permissions: perms(adminPermissions), Hoist: true},
+			{ID: g.botRoleID, Name: "Fake Bot", Position: 2, Permissions: perms(botPermissions), Managed: true,
 				Tags: map[string]any{"bot_id": s.bot.ID}},
 		},
 		Emojis:          []struct{}{},
@@ -180,28 +180,30 @@ func (s *Server) guildLocked() wireGuild {
 
 // guildCreateLocked is the GUILD_CREATE payload. Without the privileged
 // GUILD_MEMBERS intent the member list holds only the bot itself.
-func (s *Server) guildCreateLocked() wireGuild {
-	g := s.guildLocked()
-	g.Create = &guildCreated{
+func (s *Server) guildCreateLocked(g *guild) wireGuild {
+	w := s.guildWireLocked(g)
+	w.Create = &guildCreated{
 		JoinedAt:    timestamp(s.bot.joinedAt),
 		MemberCount: len(s.users) + 1,
-		Members:     []wireMember{s.memberLocked(s.bot, true, false)},
-		Channels:    s.channelsWireLocked(),
+		Members:     []wireMember{s.memberLocked(g, s.bot, true, false)},
+		Channels:    s.channelsWireLocked(g),
 		Threads:     []wireThread{},
 	}
 	// Active threads the bot can see; the fake never archives any.
 	for _, th := range s.threads {
-		if s.canSeeLocked(s.bot, th.id) {
-			g.Create.Threads = append(g.Create.Threads, s.threadWireLocked(th))
+		if s.canSeeLocked(s.bot, th.id) && s.channelGuildLocked(th.id) == g {
+			w.Create.Threads = append(w.Create.Threads, s.threadWireLocked(th))
 		}
 	}
-	return g
+	return w
 }
 
-func (s *Server) channelsWireLocked() []wireChannel {
+func (s *Server) channelsWireLocked(g *guild) []wireChannel {
 	out := make([]wireChannel, 0, len(s.channels))
 	for _, c := range s.channels {
-		out = append(out, s.channelWireLocked(c))
+		if s.channelGuildLocked(c.id).id == g.id {
+			out = append(out, s.channelWireLocked(c))
+		}
 	}
 	return out
 }
@@ -236,11 +238,16 @@ type wireApplication struct {
 	Flags int    `json:"flags"`
 }
 
-func (s *Server) readyLocked(sessionID string) wireReady {
+// readyLocked is READY for a session that receives guilds.
+func (s *Server) readyLocked(sessionID string, guilds []*guild) wireReady {
+	unavailable := []wireUnavailable{}
+	for _, g := range guilds {
+		unavailable = append(unavailable, wireUnavailable{ID: g.id, Unavailable: true})
+	}
 	return wireReady{
 		V:                10,
 		User:             wireReadyUser{wireUser: s.bot.wire(), Verified: true},
-		Guilds:           []wireUnavailable{{ID: s.guildID, Unavailable: true}},
+		Guilds:           unavailable,
 		SessionID:        sessionID,
 		ResumeGatewayURL: s.gatewayURL(),
 		Application:      wireApplication{ID: s.bot.ID},

@@ -20,6 +20,7 @@ type worldJSON struct {
 	Version      int                                        `json:"version"`
 	LastID       int64                                      `json:"last_id"`
 	Guild        worldGuild                                 `json:"guild"`
+	MoreGuilds   []worldGuild                               `json:"more_guilds,omitempty"`
 	CreatedAt    time.Time                                  `json:"created_at"`
 	Bot          worldUser                                  `json:"bot"`
 	Owner        string                                     `json:"owner"`
@@ -34,6 +35,7 @@ type worldJSON struct {
 
 type worldGuild struct {
 	ID, AdminRole, BotRole string
+	Name                   string `json:",omitempty"` // AddGuild's only
 }
 
 type worldUser struct {
@@ -44,6 +46,7 @@ type worldUser struct {
 
 type worldChannel struct {
 	ID, Name               string
+	Guild                  string `json:",omitempty"` // "" for the first guild
 	Position               int    `json:",omitempty"`
 	Kind                   int    `json:",omitempty"`
 	ThreadsDenied          bool   `json:",omitempty"`
@@ -113,6 +116,9 @@ func (s *Server) SaveWorld() ([]byte, error) {
 		CreatedAt: s.createdAt, Bot: saveUser(s.bot), Owner: s.owner.ID,
 		Commands: s.commands, Pings: s.pings,
 	}
+	for _, g := range s.moreGuilds {
+		w.MoreGuilds = append(w.MoreGuilds, worldGuild{ID: g.id, AdminRole: g.adminRoleID, BotRole: g.botRoleID, Name: g.name})
+	}
 	for _, u := range s.users {
 		w.Users = append(w.Users, saveUser(u))
 	}
@@ -155,7 +161,7 @@ func saveUser(u *User) worldUser {
 
 func saveChannel(c *channel) worldChannel {
 	return worldChannel{
-		ID: c.id, Name: c.name, Position: c.position, Kind: c.kind, ThreadsDenied: c.threadsDenied,
+		ID: c.id, Name: c.name, Guild: c.guild, Position: c.position, Kind: c.kind, ThreadsDenied: c.threadsDenied,
 		ParentID: c.parentID, OwnerID: c.ownerID, Created: c.created, AutoArchive: c.autoArchive, RateLimit: c.rateLimit,
 		Invitable: c.invitable, Members: c.members, MessageCount: c.messageCount, LastMessageID: c.lastMessageID,
 	}
@@ -219,6 +225,9 @@ func Restore(t Reporter, world []byte) (*Server, error) {
 func (s *Server) loadWorld(w *worldJSON) error {
 	s.lastID = w.LastID
 	s.guildID, s.adminRoleID, s.botRoleID = w.Guild.ID, w.Guild.AdminRole, w.Guild.BotRole
+	for _, g := range w.MoreGuilds {
+		s.moreGuilds = append(s.moreGuilds, &guild{id: g.ID, name: g.Name, adminRoleID: g.AdminRole, botRoleID: g.BotRole})
+	}
 	s.createdAt = w.CreatedAt
 	load := func(u worldUser, bot bool) *User {
 		return &User{ID: u.ID, Name: u.Name, username: u.Username, admin: u.Admin, bot: bot, joinedAt: u.JoinedAt, s: s}
@@ -232,7 +241,7 @@ func (s *Server) loadWorld(w *worldJSON) error {
 	}
 	loadChannel := func(c worldChannel) *channel {
 		return &channel{
-			id: c.ID, name: c.Name, position: c.Position, kind: c.Kind, threadsDenied: c.ThreadsDenied,
+			id: c.ID, name: c.Name, guild: c.Guild, position: c.Position, kind: c.Kind, threadsDenied: c.ThreadsDenied,
 			parentID: c.ParentID, ownerID: c.OwnerID, created: c.Created, autoArchive: c.AutoArchive, rateLimit: c.RateLimit,
 			invitable: c.Invitable, members: c.Members, messageCount: c.MessageCount, lastMessageID: c.LastMessageID,
 		}

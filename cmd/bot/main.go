@@ -52,11 +52,14 @@ func run(ctx context.Context, logs io.Writer) error {
 			switch k {
 			case "DISCORD_TOKEN":
 				return localtable.Token
-			case "DISCORD_API_URL", "DISCORD_GUILD_ID":
+			case "DISCORD_API_URL", "DISCORD_GUILD_ID", "SHARD_ID", "SHARD_COUNT":
 				return ""
 			}
 			return os.Getenv(k)
 		})
+	}
+	if err == nil && !local {
+		err = cfg.ResolveShards()
 	}
 	if err != nil {
 		return err
