@@ -58,7 +58,8 @@ func (b *browser) waitFor(cond string) {
 	defer cancel()
 	if err := b.p.WaitFor(ctx, cond); err != nil {
 		var text string
-		b.p.Eval(b.ctx, `document.querySelector("#messages").innerText.slice(-1500) + "\n[notice] " + document.querySelector("#notice").innerText`, &text)
+		b.p.Eval(b.ctx, `document.querySelector("#messages").innerText.slice(-1500) + "\n[notice] " + document.querySelector("#notice").innerText +
+			"\n[page] " + JSON.stringify({user: app.user, channel: app.channel, fetching: app.fetching, busy: app.busy, sinceChange: Date.now() - app.lastChange})`, &text)
 		b.t.Fatalf("%v\nthe page shows:\n%s", err, text)
 	}
 }
@@ -161,6 +162,53 @@ func (b *browser) buildHand(limit int) {
 	b.clickButton("Lock in hand")
 }
 
+// threadEntry is the sidebar's entry for the thread named name.
+func threadEntry(name string) string {
+	return `[...document.querySelectorAll("#channels li.thread a")].find(a => a.textContent === ` + js("🧵 "+name) + `)`
+}
+
+// threadLink is the link to the thread named name under the message that
+// started it.
+func threadLink(name string) string {
+	return `[...document.querySelectorAll("#messages .thread-box a")].find(a => a.textContent === ` + js(name) + `)`
+}
+
+// inThread waits until the page shows the thread named name.
+func (b *browser) inThread(name string) {
+	b.t.Helper()
+	b.waitFor(`document.querySelector("#channel-name").textContent === ` + js("🧵 "+name))
+	b.settle()
+}
+
+// toChannel opens a text channel from the sidebar.
+func (b *browser) toChannel(name string) {
+	b.t.Helper()
+	b.click(`[...document.querySelectorAll("#channels li:not(.thread) a")].find(a => a.textContent === ` + js("# "+name) + `)`)
+	b.waitFor(`document.querySelector("#channel-name").textContent === ` + js("# "+name))
+	b.settle()
+}
+
+// toThread opens a thread from the sidebar.
+func (b *browser) toThread(name string) {
+	b.t.Helper()
+	b.waitFor(threadEntry(name))
+	b.click(threadEntry(name))
+	b.inThread(name)
+}
+
+// followGame waits for the game just started in this channel to move into
+// its thread, named name (the lobby becomes a note with a link to it, and
+// the sidebar lists it), and follows the link.
+func (b *browser) followGame(name string) {
+	b.t.Helper()
+	b.waitFor(threadLink(name) + ` && ` + threadEntry(name))
+	if text := b.text(); !strings.Contains(text, "has started with") || !strings.Contains(text, "the result will be posted here") {
+		b.t.Fatalf("the lobby did not become a note on the started game:\n%s", text)
+	}
+	b.click(threadLink(name))
+	b.inThread(name)
+}
+
 func (b *browser) text() string {
 	var s string
 	b.eval(`document.querySelector("#messages").innerText`, &s)
@@ -177,9 +225,10 @@ func freePort(t *testing.T) string {
 }
 
 // The whole local table in a real browser: players added on the page, a
-// Card Duel opened from the command list and played to its end by clicking
-// (a select menu to build the hands, buttons to play) with a restart of the
-// program in the middle, a life game beside it in another channel with a
+// Card Duel opened from the command list, followed into its thread, and
+// played to its end by clicking (a select menu to build the hands, buttons
+// to play) with a restart of the program in the middle, the result back in
+// the channel, a life game beside it in another channel's thread with a
 // line in character and a 🎭 reaction, a message command, and the page on a
 // phone-sized screen.
 func TestLocalTableInABrowser(t *testing.T) {
@@ -249,6 +298,9 @@ func TestLocalTableInABrowser(t *testing.T) {
 	b.clickButton("Join")
 	b.as("Ann")
 	b.clickButton("Start")
+	// The game moves into a thread of its own; Ann follows the link.
+	const duelThread = "Card Duel · Ann, Bea"
+	b.followGame(duelThread)
 	b.waitFor(`document.querySelector("#messages").innerText.includes("Ann vs Bea")`)
 
 	// A second game beside it: a life game in a new channel.
@@ -262,9 +314,10 @@ func TestLocalTableInABrowser(t *testing.T) {
 	b.clickButton("Join")
 	b.as("Ann")
 	b.clickButton("Start")
-	b.click(`[...document.querySelectorAll("#channels a")].find(a => a.textContent.includes("general"))`)
-	b.waitFor(`document.querySelector("#channel-name").textContent === "# general"`)
-	b.settle()
+	const lifeThread = "Play the Hand You're Dealt · Ann, Bea"
+	b.waitFor(threadLink(lifeThread))
+	// Back to the duel's thread, from the sidebar.
+	b.toThread(duelThread)
 
 	// The hands are built in secret: Bea does not see Ann's.
 	b.buildHand(30)
@@ -337,10 +390,20 @@ func TestLocalTableInABrowser(t *testing.T) {
 	}
 	t.Logf("Card Duel: %d moves, done after %v", moves, time.Since(start).Round(time.Millisecond))
 
-	// Back at the side table: a line in character, and a 🎭 for it.
-	b.click(`[...document.querySelectorAll("#channels a")].find(a => a.textContent.includes("side-table"))`)
-	b.waitFor(`document.querySelector("#channel-name").textContent === "# side-table"`)
-	b.settle()
+	// The channel is told how the duel ended, with a link to its thread;
+	// the table stayed in the thread.
+	b.toChannel("general")
+	b.waitFor(`[...document.querySelectorAll("#messages .msg")].some(m => m.innerText.includes("The game of Card Duel in") && m.innerText.includes("is over") && m.querySelector("a.mention")?.textContent === ` + js("#"+duelThread) + `)`)
+	var posts []string
+	b.eval(`[...document.querySelectorAll("#messages .msg:not(.eph)")].map(m => m.innerText)`, &posts)
+	if len(posts) != 2 || strings.Contains(b.text(), "Build your hand") {
+		t.Fatalf("the channel has %d messages; want the note on the start and the result, the rest in the thread:\n%s", len(posts), strings.Join(posts, "\n---\n"))
+	}
+
+	// To the side table's game, in its thread: a line in character, and a
+	// 🎭 for it.
+	b.toChannel("side-table")
+	b.followGame(lifeThread)
 	b.as("Ann")
 	b.send("/say line:I grew up above my parents' bakery. character:Ada")
 	line := `[...document.querySelectorAll("#messages .msg:not(.eph)")].find(m => m.innerText.includes("above my parents' bakery"))`
@@ -384,6 +447,7 @@ func TestLocalTableInABrowser(t *testing.T) {
 	b.as("Ann")
 	b.clickButton("Start")
 	b.as("Bea")
+	b.followGame("Improv conflicts · Ann, Bea")
 	b.clickButton("My hand")
 	b.clickButton("Name your protagonist")
 	b.waitFor(`document.querySelector("#modal").open && document.querySelector("#modal-fields input")`)
@@ -405,8 +469,7 @@ func TestLocalTableInABrowser(t *testing.T) {
 		t.Error("the page is wider than a phone's screen")
 	}
 	b.click(`document.querySelector("#menu")`)
-	b.click(`[...document.querySelectorAll("#channels a")].find(a => a.textContent.includes("general"))`)
-	b.waitFor(`document.querySelector("#channel-name").textContent === "# general"`)
+	b.toChannel("general")
 	t.Logf("the browser test took %v", time.Since(start).Round(time.Millisecond))
 	for _, logs := range []string{first.logs.String(), lt.logs.String()} {
 		if strings.Contains(logs, "level=WARN") || strings.Contains(logs, "level=ERROR") {

@@ -298,11 +298,67 @@ func TestNoTokenRunsTheLocalTableAndRestartsWhereItWas(t *testing.T) {
 	if res["error"] != nil || res["failed"] != nil {
 		t.Fatalf("start after the restart: %v", res)
 	}
-	lt.await(ann, ch, func(st state) bool { return strings.Contains(st.text(), "Ann vs Bea") })
+
+	// The game moves into a thread started from the lobby message: the
+	// channel keeps a note naming it, and the table is in the thread.
+	st = lt.await(ann, ch, func(st state) bool { return threadRe.MatchString(st.text()) })
+	thread := threadRe.FindStringSubmatch(st.text())[1]
+	if thread != msg {
+		t.Errorf("the note names thread %s; a thread started from the lobby message has its id %s", thread, msg)
+	}
+	if !strings.Contains(st.text(), "has started with Ann, Bea") {
+		t.Errorf("the channel's note:\n%s", st.text())
+	}
+	found := false
+	for _, c := range st.Channels {
+		if c.ID == thread {
+			found = true
+			if !c.Thread || c.ParentID != ch || c.Name != "Card Duel · Ann, Bea" {
+				t.Errorf("the game's thread is listed as %+v; want thread %q of %s", c, "Card Duel · Ann, Bea", ch)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("the channel list has no thread %s: %+v", thread, st.Channels)
+	}
+	lt.await(ann, thread, func(st state) bool { return strings.Contains(st.text(), "Ann vs Bea") })
+	if text := lt.state(ann, ch).text(); strings.Contains(text, "Ann vs Bea") {
+		t.Errorf("the table is in the channel too:\n%s", text)
+	}
+
+	// Another restart: the thread and its table are still there.
+	before = lt.state(bea, thread)
+	if err := lt.stop(); err != nil {
+		t.Fatalf("stop: %v", err)
+	}
+	if strings.Contains(lt.logs.String(), "level=WARN") {
+		t.Errorf("the Discord stand-in warned:\n%s", lt.logs)
+	}
+	lt = startLocal(t, "127.0.0.1:0", dbPath)
+	if after := lt.state(bea, thread); after.Channel != thread || after.text() != before.text() {
+		t.Fatalf("after a restart Bea sees in %s (want %s):\n%s\n---\n%s", after.Channel, thread, after.text(), before.text())
+	}
+
+	// Ann ends the game in its thread; the channel is told.
+	if res := lt.post("/api/act", map[string]any{"user": ann, "channel": thread, "kind": "command", "command": "game",
+		"path": []string{"end"}}); res["error"] != nil {
+		t.Fatalf("/game end: %v", res["error"])
+	}
+	st = lt.await(ann, thread, func(st state) bool { _, _, id := st.button("End the game"); return id != "" })
+	msg, edits, end := st.button("End the game")
+	if res := lt.post("/api/act", map[string]any{"user": ann, "channel": thread, "kind": "click", "message": msg, "edits": edits, "custom_id": end}); res["error"] != nil || res["failed"] != nil {
+		t.Fatalf("end the game: %v", res)
+	}
+	lt.await(bea, ch, func(st state) bool {
+		return strings.Contains(st.text(), "The game of Card Duel in <#"+thread+"> is over: This game was ended by Ann.")
+	})
 	if strings.Contains(lt.logs.String(), "level=WARN") {
 		t.Errorf("the Discord stand-in warned:\n%s", lt.logs)
 	}
 }
+
+// threadRe finds the thread a game moved to in the channel's note.
+var threadRe = regexp.MustCompile(`has started with .* The game goes on in <#(\d+)>`)
 
 func TestLocalTableOnAnOpenAddressSaysItHasNoLogin(t *testing.T) {
 	t.Chdir(t.TempDir())
