@@ -43,7 +43,15 @@ type Config struct {
 	// Computers()); ComputerBeat their pause before moving.
 	Computers    ai.Catalog
 	ComputerBeat time.Duration
+	// TableEvery is the least time between two edits of a table in place
+	// (default 1 s; negative: no limit): moves that come faster are drawn
+	// together, with the latest state, when it has passed. Discord allows a
+	// channel about five message edits per five seconds anyway.
+	TableEvery time.Duration
 }
+
+// DefaultTableEvery is Config.TableEvery when it is zero.
+const DefaultTableEvery = time.Second
 
 // DefaultRetention keeps a finished game's history for a year.
 const DefaultRetention = 365 * 24 * time.Hour

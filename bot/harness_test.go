@@ -36,6 +36,8 @@ type harness struct {
 	answerWithin time.Duration
 	// computerBeat, when set, is computer players' pause before moving.
 	computerBeat time.Duration
+	// tableEvery, when set, is the least time between two table edits.
+	tableEvery time.Duration
 }
 
 // now is the bot's clock: real time moved on by advance.
@@ -122,7 +124,7 @@ func (h *harness) start() {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	cfg := bot.Config{Token: fakediscord.BotToken, APIURL: h.fake.APIURL(), DBPath: h.dbPath, GuildID: h.fake.GuildID(), Seeds: h.nextSeed, Now: h.now, AnswerWithin: h.answerWithin, ComputerBeat: h.computerBeat,
+	cfg := bot.Config{Token: fakediscord.BotToken, APIURL: h.fake.APIURL(), DBPath: h.dbPath, GuildID: h.fake.GuildID(), Seeds: h.nextSeed, Now: h.now, AnswerWithin: h.answerWithin, ComputerBeat: h.computerBeat, TableEvery: h.tableEvery,
 		Crash: func(step string) bool {
 			if h.crashAt != nil && h.crashAt(step) {
 				h.killed = true

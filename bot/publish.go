@@ -65,7 +65,7 @@ func (b *Bot) publish(channel string, out *store.Output, shown int) {
 	}
 	var g games.Game
 	if rec.Status == store.Playing {
-		if _, g, err = b.load(rec); err != nil {
+		if g, err = b.shownState(rec); err != nil {
 			b.log.Error("publish", "game", rec.ID, "err", err)
 		}
 	}
@@ -86,6 +86,10 @@ func (b *Bot) publish(channel string, out *store.Output, shown int) {
 	}
 	p.run()
 	if b.dies("done") {
+		return
+	}
+	if p.putOff {
+		b.owe(channel, out, p.record)
 		return
 	}
 	b.finish(out, p.record)
@@ -121,6 +125,8 @@ type pub struct {
 	step   int // messages created so far, for nonces
 	notes  []func(*store.Posts)
 	record func(*store.Posts)
+	flush  bool // drawing a table edit put off: draw it now
+	putOff bool // the table edit is put off (see owe)
 }
 
 func (p *pub) note(f func(*store.Posts)) {
@@ -229,10 +235,7 @@ func (p *pub) run() {
 			return
 		}
 		if n == 0 && old != "" && !below {
-			err := b.retry(func() error {
-				_, err := b.s.ChannelMessageEditComplex(textMsg("%s", text).edit(rec.Channel, old))
-				return err
-			})
+			err := b.retry(func() error { return b.edit(textMsg("%s", text).edit(rec.Channel, old)) })
 			if err == nil {
 				old = "" // it is the story now
 				continue
@@ -253,6 +256,7 @@ func (p *pub) run() {
 		b.log.Warn("post table", "game", rec.ID, "err", err)
 		return
 	}
+	b.lanes.tables.drawn(rec.Channel)
 	for _, gone := range []string{old, p.posts.Ping} {
 		if gone != "" && gone != posted.ID {
 			b.s.ChannelMessageDelete(rec.Channel, gone)
@@ -268,14 +272,17 @@ func (p *pub) inPlace(m msg, version int) {
 	if p.out.Closed == "" && p.posts.Drawn >= version && p.posts.Table != "" {
 		return
 	}
+	if p.out.Closed == "" && p.open && rec.Status == store.Playing && p.posts.Table != "" && !p.flush &&
+		!b.lanes.tables.due(rec.Channel, b.tableEvery()) {
+		p.putOff = true
+		return
+	}
 	if b.dies("table") {
 		return
 	}
+	b.lanes.tables.drawn(rec.Channel)
 	if p.posts.Table != "" {
-		err := b.retry(func() error {
-			_, err := b.s.ChannelMessageEditComplex(m.edit(rec.Channel, p.posts.Table))
-			return err
-		})
+		err := b.retry(func() error { return b.edit(m.edit(rec.Channel, p.posts.Table)) })
 		if err == nil {
 			p.note(func(ps *store.Posts) { ps.Drawn = max(ps.Drawn, version) })
 			return
@@ -314,10 +321,7 @@ func (p *pub) owned(e games.Event) bool {
 		if b.dead.has(id) {
 			return false // deleted by someone: never asked about again
 		}
-		if err := b.retry(func() error {
-			_, err := b.s.ChannelMessageEditComplex(m.edit(rec.Channel, id))
-			return err
-		}); err != nil {
+		if err := b.retry(func() error { return b.edit(m.edit(rec.Channel, id)) }); err != nil {
 			if isUnknownMessage(err) {
 				b.dead.take(id)
 			}
@@ -429,6 +433,27 @@ func (b *Bot) send(channel string, m *discordgo.MessageSend, nonce string) (*dis
 	return nil, err
 }
 
+// edit changes a channel message. The edited message Discord sends back
+// is never used, so it is not decoded (ChannelMessageEditComplex would).
+func (b *Bot) edit(e *discordgo.MessageEdit) error {
+	if e.Embeds != nil {
+		for _, em := range *e.Embeds {
+			if em.Type == "" {
+				em.Type = discordgo.EmbedTypeRich
+			}
+		}
+	}
+	_, err := b.s.RequestWithBucketID(http.MethodPatch, discordgo.EndpointChannelMessage(e.Channel, e.ID), e, discordgo.EndpointChannelMessage(e.Channel, ""))
+	return err
+}
+
+// editHand changes the message an interaction token answered with, as
+// InteractionResponseEdit does (same bucket), without decoding the answer.
+func (b *Bot) editHand(app, token string, e *discordgo.WebhookEdit) error {
+	_, err := b.s.RequestWithBucketID(http.MethodPatch, discordgo.EndpointWebhookMessage(app, token, "@original"), e, discordgo.EndpointWebhookToken("", ""))
+	return err
+}
+
 // retry repeats an idempotent request (an edit) that met Discord's own
 // trouble or the network's, a few times; a refusal or a 404 is final.
 func (b *Bot) retry(f func() error) error {
@@ -512,10 +537,7 @@ func (b *Bot) refreshHands(rec *store.Game, g games.Game, seats []int) {
 			b.log.Error("render hand", "err", err)
 			continue
 		}
-		if err := b.retry(func() error {
-			_, err := b.s.InteractionResponseEdit(&discordgo.Interaction{AppID: app, Token: s.HandToken}, m.webhookEdit())
-			return err
-		}); err != nil {
+		if err := b.retry(func() error { return b.editHand(app, s.HandToken, m.webhookEdit()) }); err != nil {
 			if isUnknownMessage(err) {
 				b.dead.take(s.HandToken)
 			}
