@@ -10,13 +10,15 @@ import (
 )
 
 // Discord lets a channel edit its messages about five times in five
-// seconds, and every edit counts against the bot's global limit. When moves
-// come faster than Config.TableEvery, a table edit with nothing else to
-// say (no story, no ping, no new game message) is put off to the end of
-// the interval, when the latest committed state is drawn once for all the
-// moves in between. Their outputs stay owed in the store until then, so a
-// crash meanwhile replays them. Stories, game messages and pings are never
-// put off: each goes out, in order, with its own move.
+// seconds, and every edit or post counts against the bot's global limit.
+// When moves come faster than Config.TableEvery, a move's table edit, and
+// its story if it has one, are put off to the end of the interval: then
+// the stories of all the moves in between go out as one message and the
+// latest committed state is drawn once. A move that pings someone, posts
+// a game message or closes the game is never put off; it tells the stories
+// put off before its own, so nothing is reordered. The outputs put off
+// stay owed in the store until their story and table are out, so a crash
+// meanwhile replays them.
 
 // tableClocks is, per channel, when its table was last drawn and the
 // outputs waiting for a put-off edit. A channel's entry is only used from
@@ -29,7 +31,8 @@ type tableClocks struct {
 type tableClock struct {
 	last  time.Time
 	owed  []owedOutput
-	armed bool // a flush is queued (lanes.after)
+	story []string // story lines put off, in order
+	armed bool     // a flush is queued (lanes.after)
 }
 
 type owedOutput struct {
@@ -70,10 +73,38 @@ func (t *tableClocks) take(channel string) []owedOutput {
 	c := t.get(channel)
 	owed := c.owed
 	c.owed, c.armed = nil, false
-	if c.last.IsZero() || time.Since(c.last) > time.Minute {
+	if len(c.story) == 0 && (c.last.IsZero() || time.Since(c.last) > time.Minute) {
 		delete(t.ch, channel) // a quiet channel costs nothing
 	}
 	return owed
+}
+
+// takeStory returns the story lines put off in the channel.
+func (t *tableClocks) takeStory(channel string) []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	c := t.ch[channel]
+	if c == nil {
+		return nil
+	}
+	story := c.story
+	c.story = nil
+	return story
+}
+
+// holdStory puts story lines off (all of them: the caller took the older).
+func (t *tableClocks) holdStory(channel string, story []string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.get(channel).story = story
+}
+
+// mayWait says whether this output's table (and story) may wait for the
+// channel's flush: an ordinary move in a running game, with the table
+// drawn less than TableEvery ago.
+func (p *pub) mayWait() bool {
+	return p.out.Closed == "" && p.open && p.rec.Status == store.Playing && p.posts.Table != "" && !p.flush &&
+		!p.b.lanes.tables.due(p.rec.Channel, p.b.tableEvery())
 }
 
 func (b *Bot) tableEvery() time.Duration {
@@ -99,8 +130,9 @@ func (b *Bot) owe(channel string, out *store.Output, record func(*store.Posts)) 
 	}
 }
 
-// flushTable draws the latest state on the table, unless a later output
-// already did, and marks the outputs that waited for it done.
+// flushTable tells the stories put off and draws the latest state on the
+// table, unless a later output already did, and marks the outputs that
+// waited for it done.
 func (b *Bot) flushTable(channel string) {
 	owed := b.lanes.tables.take(channel)
 	if len(owed) == 0 {
@@ -110,17 +142,22 @@ func (b *Bot) flushTable(channel string) {
 	var drew func(*store.Posts)
 	rec, open := b.latest(channel, last.Game)
 	posts, err := b.db.Posts(last.Game)
-	if err == nil && rec != nil && rec.Status == store.Playing {
-		if g, err := b.shownState(rec); err == nil {
-			// Only the table is left to draw: the outputs' stories, game
-			// messages and hands went out with them.
-			out := &store.Output{Game: last.Game, Channel: last.Channel, Version: last.Version, Key: last.Key}
-			p := &pub{b: b, rec: rec, g: g, open: open, posts: posts, out: out, flush: true}
-			if m, ok := p.render(); ok {
-				p.inPlace(m, rec.Version)
+	if err != nil || rec == nil {
+		b.log.Warn("flush table", "game", last.Game, "err", err)
+	} else {
+		var g games.Game
+		if rec.Status == store.Playing {
+			if g, err = b.shownState(rec); err != nil {
+				b.log.Error("flush table", "game", rec.ID, "err", err)
 			}
-			drew = p.record
 		}
+		// Only the stories and the table are left: the outputs' game
+		// messages and hands went out with them. The last one's key makes
+		// the nonces; it created no message itself.
+		out := &store.Output{Game: last.Game, Channel: last.Channel, Version: last.Version, Key: last.Key}
+		p := &pub{b: b, rec: rec, g: g, open: open, posts: posts, out: out, flush: true}
+		p.run()
+		drew = p.record
 	}
 	if b.dies("done") {
 		return
@@ -131,6 +168,14 @@ func (b *Bot) flushTable(channel string) {
 			f = both(f, drew)
 		}
 		b.finish(o.out, f)
+	}
+}
+
+// finishOwed marks done the outputs put off in the channel, whose story
+// and table a later output has just told and drawn.
+func (b *Bot) finishOwed(channel string) {
+	for _, o := range b.lanes.tables.take(channel) {
+		b.finish(o.out, o.record)
 	}
 }
 

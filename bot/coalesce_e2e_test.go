@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -62,5 +63,78 @@ func TestFastMovesShareTableEdits(t *testing.T) {
 	}
 	if owed, _ := h.db.Pending(); len(owed) != 0 {
 		t.Fatalf("%d outputs still owed after Idle", len(owed))
+	}
+}
+
+// playLife plays a whole game of life, every move as fast as the answers
+// come (nothing waits for the output lane), and returns the channel's
+// lines outside the table and how many requests counted against the
+// global limit while it ran.
+func playLife(t *testing.T, every time.Duration) ([]string, int) {
+	h := newBenchHarness(t, func(h *harness) { h.tableEvery = every })
+	users := []*fakediscord.User{h.fake.AddUser("Ann"), h.fake.AddUser("Bea")}
+	users[0].Command(h.ch, "game", newGame("life"))
+	users[1].Click(h.table(), h.table().ButtonID("Join"))
+	users[0].Click(h.table(), h.table().ButtonID("Start"))
+	h.fake.ResetRESTCounts()
+	h.fake.SetSettler(nil)
+	moves := 0
+	for ; moves < 300; moves++ {
+		rec, _ := h.db.Game(h.ch)
+		if rec == nil {
+			break
+		}
+		u := users[rec.Waiting[0]]
+		r := u.Command(h.ch, "game", fakediscord.Sub("hand"))
+		if r == nil || r.Message == nil {
+			t.Fatalf("move %d: /game hand answered %+v", moves, r)
+		}
+		for _, b := range r.Message.Buttons() {
+			if b.Disabled {
+				continue
+			}
+			r := u.Click(r.Message, b.CustomID)
+			if r != nil && r.Modal != nil {
+				r = u.Submit(r.Modal, map[string]string{"text": "a line"})
+			}
+			if r == nil || r.Type == 0 {
+				t.Fatalf("move %d: %q answered %+v", moves, b.Label, r)
+			}
+			break
+		}
+	}
+	h.bot.Idle()
+	if moves < 10 || moves == 300 {
+		t.Fatalf("the game took %d moves", moves)
+	}
+	global := h.fake.RESTCounts().Global
+	h.fake.SetSettler(h.bot.Idle)
+	all := h.fake.Messages(h.ch)
+	var lines []string
+	for _, m := range all[:len(all)-1] { // the last is the final table
+		for _, l := range strings.Split(m.Content, "\n") {
+			if l != "" {
+				lines = append(lines, l)
+			}
+		}
+	}
+	t.Logf("%d moves, %d requests against the global limit, %d messages", moves, global, len(all))
+	return lines, global
+}
+
+// Life tells a story with most moves: put off, the stories of fast moves go
+// out together, with no line lost, doubled or out of order.
+func TestFastMovesShareStoryMessages(t *testing.T) {
+	t.Parallel()
+	each, eachGlobal := playLife(t, -time.Nanosecond)
+	folded, foldedGlobal := playLife(t, time.Hour)
+	if len(each) < 10 {
+		t.Fatalf("the game told %d lines", len(each))
+	}
+	if strings.Join(folded, "\n") != strings.Join(each, "\n") {
+		t.Fatalf("the story differs when folded:\n%s\n\nmove by move:\n%s", strings.Join(folded, "\n"), strings.Join(each, "\n"))
+	}
+	if foldedGlobal*3 > eachGlobal {
+		t.Fatalf("folded stories made %d requests against the global limit, move by move %d", foldedGlobal, eachGlobal)
 	}
 }

@@ -93,6 +93,9 @@ func (b *Bot) publish(channel string, out *store.Output, shown int) {
 		return
 	}
 	b.finish(out, p.record)
+	if p.tookStory {
+		b.finishOwed(channel) // their story went out with this one
+	}
 }
 
 // dies is a test's way to kill the process at a step of output work: from
@@ -125,8 +128,11 @@ type pub struct {
 	step   int // messages created so far, for nonces
 	notes  []func(*store.Posts)
 	record func(*store.Posts)
-	flush  bool // drawing a table edit put off: draw it now
-	putOff bool // the table edit is put off (see owe)
+
+	// Table edits and stories put off (coalesce.go).
+	flush     bool // drawing a table edit put off: draw it now
+	putOff    bool // the table edit (and story) is put off (see owe)
+	tookStory bool // it tells the story earlier outputs put off
 }
 
 func (p *pub) note(f func(*store.Posts)) {
@@ -189,7 +195,8 @@ func (p *pub) render() (msg, bool) {
 func (p *pub) run() {
 	b, rec := p.b, p.rec
 	seats := p.pingSeats()
-	var story []string
+	story := b.lanes.tables.takeStory(rec.Channel) // put off by earlier moves: it comes first
+	p.tookStory = len(story) > 0
 	below := false // a message was created below the table
 	post := func(texts []string) {
 		for _, text := range texts {
@@ -216,6 +223,11 @@ func (p *pub) run() {
 		}
 	}
 	if b.killed.Load() {
+		return
+	}
+	if len(story) > 0 && !below && len(seats) == 0 && p.mayWait() {
+		b.lanes.tables.holdStory(rec.Channel, story)
+		p.tookStory, p.putOff = false, true
 		return
 	}
 	tail := chunks(story)
@@ -272,8 +284,7 @@ func (p *pub) inPlace(m msg, version int) {
 	if p.out.Closed == "" && p.posts.Drawn >= version && p.posts.Table != "" {
 		return
 	}
-	if p.out.Closed == "" && p.open && rec.Status == store.Playing && p.posts.Table != "" && !p.flush &&
-		!b.lanes.tables.due(rec.Channel, b.tableEvery()) {
+	if p.mayWait() {
 		p.putOff = true
 		return
 	}
