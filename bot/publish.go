@@ -543,18 +543,42 @@ func (b *Bot) refreshHands(rec *store.Game, g games.Game, seats []int) {
 		if !b.answered.has(s.HandToken) && s.HandAt.After(b.startedAt) && b.now().Sub(s.HandAt) < answerWindow+time.Second {
 			continue // its answer may not have reached Discord yet: @original would not exist
 		}
-		m, err := handMsg(rec, g, seat, "")
-		if err != nil {
-			b.log.Error("render hand", "err", err)
-			continue
-		}
-		if err := b.retry(func() error { return b.editHand(app, s.HandToken, m.webhookEdit()) }); err != nil {
-			if isUnknownMessage(err) {
-				b.dead.take(s.HandToken)
+		drawn, dg := rec, g
+		for range 3 {
+			m, err := handMsg(drawn, dg, seat, "")
+			if err != nil {
+				b.log.Error("render hand", "err", err)
+				break
 			}
-			b.log.Debug("refresh hand", "game", rec.ID, "seat", seat, "err", err)
+			if err := b.retry(func() error { return b.editHand(app, s.HandToken, m.webhookEdit()) }); err != nil {
+				if isUnknownMessage(err) {
+					b.dead.take(s.HandToken)
+				}
+				b.log.Debug("refresh hand", "game", rec.ID, "seat", seat, "err", err)
+				break
+			}
+			// The answer to the seat's own next move writes the same message:
+			// if it landed first, this edit put an older view over it.
+			if drawn, dg = b.newerHand(drawn, seat); drawn == nil {
+				break
+			}
 		}
 	}
+}
+
+// newerHand returns the channel's record and state if seat's view has
+// moved on since rec, else nil.
+func (b *Bot) newerHand(rec *store.Game, seat int) (*store.Game, games.Game) {
+	cur, err := b.db.Game(rec.Channel)
+	if err != nil || cur == nil || cur.ID != rec.ID || cur.Status != store.Playing || seat >= len(cur.Seats) ||
+		cur.Seats[seat].ViewVersion <= rec.Seats[seat].ViewVersion {
+		return nil, nil
+	}
+	g, err := b.shownState(cur)
+	if err != nil {
+		return nil, nil
+	}
+	return cur, g
 }
 
 func allSeats(rec *store.Game) []int {
