@@ -543,6 +543,9 @@ func (b *Bot) refreshHands(rec *store.Game, g games.Game, seats []int) {
 		if !b.answered.has(s.HandToken) && s.HandAt.After(b.startedAt) && b.now().Sub(s.HandAt) < answerWindow+time.Second {
 			continue // its answer may not have reached Discord yet: @original would not exist
 		}
+		if b.viewMoved(rec, seat) != nil {
+			continue // the change that moved it on draws it (the answer, or its own output)
+		}
 		drawn, dg := rec, g
 		for range 3 {
 			m, err := handMsg(drawn, dg, seat, "")
@@ -550,6 +553,7 @@ func (b *Bot) refreshHands(rec *store.Game, g games.Game, seats []int) {
 				b.log.Error("render hand", "err", err)
 				break
 			}
+			sent := time.Now()
 			if err := b.retry(func() error { return b.editHand(app, s.HandToken, m.webhookEdit()) }); err != nil {
 				if isUnknownMessage(err) {
 					b.dead.take(s.HandToken)
@@ -557,28 +561,32 @@ func (b *Bot) refreshHands(rec *store.Game, g games.Game, seats []int) {
 				b.log.Debug("refresh hand", "game", rec.ID, "seat", seat, "err", err)
 				break
 			}
-			// The answer to the seat's own next move writes the same message:
-			// if it landed first, this edit put an older view over it.
-			if drawn, dg = b.newerHand(drawn, seat); drawn == nil {
+			// The answer to the seat's own next move, made from this hand,
+			// writes the same message: if Discord took it before this edit
+			// was sent, this edit put an older view over it. (A view moved
+			// on by someone else's move is redrawn by that move's output.)
+			if drawn = b.viewMoved(drawn, seat); drawn == nil || drawn.Seats[seat].HandToken == s.HandToken {
+				break
+			}
+			if at, ok := b.answered.when(drawn.Seats[seat].HandToken); !ok || !at.Before(sent) {
+				break
+			}
+			if dg, err = b.shownState(drawn); err != nil {
 				break
 			}
 		}
 	}
 }
 
-// newerHand returns the channel's record and state if seat's view has
-// moved on since rec, else nil.
-func (b *Bot) newerHand(rec *store.Game, seat int) (*store.Game, games.Game) {
+// viewMoved returns the channel's record if seat's view has moved on
+// since rec, else nil.
+func (b *Bot) viewMoved(rec *store.Game, seat int) *store.Game {
 	cur, err := b.db.Game(rec.Channel)
 	if err != nil || cur == nil || cur.ID != rec.ID || cur.Status != store.Playing || seat >= len(cur.Seats) ||
 		cur.Seats[seat].ViewVersion <= rec.Seats[seat].ViewVersion {
-		return nil, nil
+		return nil
 	}
-	g, err := b.shownState(cur)
-	if err != nil {
-		return nil, nil
-	}
-	return cur, g
+	return cur
 }
 
 func allSeats(rec *store.Game) []int {
@@ -618,6 +626,14 @@ func (t *tokens) take(token string) {
 		}
 		t.prune = max(4096, 2*len(t.at))
 	}
+}
+
+// when returns when token was added.
+func (t *tokens) when(token string) (time.Time, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	at, ok := t.at[token]
+	return at, ok
 }
 
 func (t *tokens) has(token string) bool {
