@@ -47,7 +47,15 @@ type Config struct {
 	// process serves; ShardAuto: SHARD_COUNT=auto, resolved by ResolveShards.
 	ShardID, ShardCount int
 	ShardAuto           bool
+	// TableEvery is the least time between two edits of a table in place
+	// (default 1 s; negative: no limit): moves that come faster are drawn
+	// together, with the latest state, when it has passed. Discord allows a
+	// channel about five message edits per five seconds anyway.
+	TableEvery time.Duration
 }
+
+// DefaultTableEvery is Config.TableEvery when it is zero.
+const DefaultTableEvery = time.Second
 
 // DefaultRetention keeps a finished game's history for a year.
 const DefaultRetention = 365 * 24 * time.Hour

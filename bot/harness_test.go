@@ -39,6 +39,8 @@ type harness struct {
 	// threads lets the bot start a thread per game in the test channel;
 	// without it the bot may not, and games stay in the channel.
 	threads bool
+	// tableEvery, when set, is the least time between two table edits.
+	tableEvery time.Duration
 }
 
 // withThreads: games in the test channel move into threads of their own.
@@ -131,7 +133,7 @@ func (h *harness) start() {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	cfg := bot.Config{Token: fakediscord.BotToken, APIURL: h.fake.APIURL(), DBPath: h.dbPath, GuildID: h.fake.GuildID(), Seeds: h.nextSeed, Now: h.now, AnswerWithin: h.answerWithin, ComputerBeat: h.computerBeat,
+	cfg := bot.Config{Token: fakediscord.BotToken, APIURL: h.fake.APIURL(), DBPath: h.dbPath, GuildID: h.fake.GuildID(), Seeds: h.nextSeed, Now: h.now, AnswerWithin: h.answerWithin, ComputerBeat: h.computerBeat, TableEvery: h.tableEvery,
 		Crash: func(step string) bool {
 			if h.crashAt != nil && h.crashAt(step) {
 				h.killed = true

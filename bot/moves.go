@@ -270,6 +270,11 @@ func (b *Bot) commit(rec *store.Game, g games.Game, in []games.Input, events []g
 	if err := b.db.Commit(rec, entries, out, end); err != nil {
 		return nil, err
 	}
+	if end != nil {
+		b.dropState(rec.Channel)
+	} else {
+		b.keepState(rec, g) // the output lane draws from it: g is not changed after this
+	}
 	if !earliest.IsZero() {
 		b.timers.wake(earliest)
 	}

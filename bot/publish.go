@@ -65,7 +65,7 @@ func (b *Bot) publish(channel string, out *store.Output, shown int) {
 	}
 	var g games.Game
 	if rec.Status == store.Playing {
-		if _, g, err = b.load(rec); err != nil {
+		if g, err = b.shownState(rec); err != nil {
 			b.log.Error("publish", "game", rec.ID, "err", err)
 		}
 	}
@@ -90,7 +90,14 @@ func (b *Bot) publish(channel string, out *store.Output, shown int) {
 	if b.dies("done") {
 		return
 	}
+	if p.putOff {
+		b.owe(channel, out, p.record)
+		return
+	}
 	b.finish(out, p.record)
+	if p.tookStory {
+		b.finishOwed(channel) // their story went out with this one
+	}
 }
 
 // dies is a test's way to kill the process at a step of output work: from
@@ -123,6 +130,11 @@ type pub struct {
 	step   int // messages created so far, for nonces
 	notes  []func(*store.Posts)
 	record func(*store.Posts)
+
+	// Table edits and stories put off (coalesce.go).
+	flush     bool // drawing a table edit put off: draw it now
+	putOff    bool // the table edit (and story) is put off (see owe)
+	tookStory bool // it tells the story earlier outputs put off
 }
 
 func (p *pub) note(f func(*store.Posts)) {
@@ -185,7 +197,8 @@ func (p *pub) render() (msg, bool) {
 func (p *pub) run() {
 	b, rec := p.b, p.rec
 	seats := p.pingSeats()
-	var story []string
+	story := b.lanes.tables.takeStory(rec.Channel) // put off by earlier moves: it comes first
+	p.tookStory = len(story) > 0
 	below := false // a message was created below the table
 	post := func(texts []string) {
 		for _, text := range texts {
@@ -214,6 +227,11 @@ func (p *pub) run() {
 	if b.killed.Load() {
 		return
 	}
+	if len(story) > 0 && !below && len(seats) == 0 && p.mayWait() {
+		b.lanes.tables.holdStory(rec.Channel, story)
+		p.tookStory, p.putOff = false, true
+		return
+	}
 	tail := chunks(story)
 	m, ok := p.render()
 	if !ok || (!p.open && p.out.Closed == "" && rec.Status == store.Lobby) {
@@ -231,10 +249,7 @@ func (p *pub) run() {
 			return
 		}
 		if n == 0 && old != "" && !below {
-			err := b.retry(func() error {
-				_, err := b.s.ChannelMessageEditComplex(textMsg("%s", text).edit(p.where(), old))
-				return err
-			})
+			err := b.retry(func() error { return b.edit(textMsg("%s", text).edit(p.where(), old)) })
 			if err == nil {
 				old = "" // it is the story now
 				continue
@@ -255,6 +270,7 @@ func (p *pub) run() {
 		b.log.Warn("post table", "game", rec.ID, "err", err)
 		return
 	}
+	b.lanes.tables.drawn(rec.Channel)
 	for _, gone := range []string{old, p.posts.Ping} {
 		if gone != "" && gone != posted.ID {
 			b.s.ChannelMessageDelete(p.where(), gone)
@@ -270,14 +286,16 @@ func (p *pub) inPlace(m msg, version int) {
 	if p.out.Closed == "" && p.posts.Drawn >= version && p.posts.Table != "" {
 		return
 	}
+	if p.mayWait() {
+		p.putOff = true
+		return
+	}
 	if b.dies("table") {
 		return
 	}
+	b.lanes.tables.drawn(rec.Channel)
 	if p.posts.Table != "" {
-		err := b.retry(func() error {
-			_, err := b.s.ChannelMessageEditComplex(m.edit(p.where(), p.posts.Table))
-			return err
-		})
+		err := b.retry(func() error { return b.edit(m.edit(p.where(), p.posts.Table)) })
 		if err == nil {
 			p.note(func(ps *store.Posts) { ps.Drawn = max(ps.Drawn, version) })
 			return
@@ -316,10 +334,7 @@ func (p *pub) owned(e games.Event) bool {
 		if b.dead.has(id) {
 			return false // deleted by someone: never asked about again
 		}
-		if err := b.retry(func() error {
-			_, err := b.s.ChannelMessageEditComplex(m.edit(p.where(), id))
-			return err
-		}); err != nil {
+		if err := b.retry(func() error { return b.edit(m.edit(p.where(), id)) }); err != nil {
 			if isUnknownMessage(err) {
 				b.dead.take(id)
 			}
@@ -431,6 +446,27 @@ func (b *Bot) send(channel string, m *discordgo.MessageSend, nonce string) (*dis
 	return nil, err
 }
 
+// edit changes a channel message. The edited message Discord sends back
+// is never used, so it is not decoded (ChannelMessageEditComplex would).
+func (b *Bot) edit(e *discordgo.MessageEdit) error {
+	if e.Embeds != nil {
+		for _, em := range *e.Embeds {
+			if em.Type == "" {
+				em.Type = discordgo.EmbedTypeRich
+			}
+		}
+	}
+	_, err := b.s.RequestWithBucketID(http.MethodPatch, discordgo.EndpointChannelMessage(e.Channel, e.ID), e, discordgo.EndpointChannelMessage(e.Channel, ""))
+	return err
+}
+
+// editHand changes the message an interaction token answered with, as
+// InteractionResponseEdit does (same bucket), without decoding the answer.
+func (b *Bot) editHand(app, token string, e *discordgo.WebhookEdit) error {
+	_, err := b.s.RequestWithBucketID(http.MethodPatch, discordgo.EndpointWebhookMessage(app, token, "@original"), e, discordgo.EndpointWebhookToken("", ""))
+	return err
+}
+
 // retry repeats an idempotent request (an edit) that met Discord's own
 // trouble or the network's, a few times; a refusal or a 404 is final.
 func (b *Bot) retry(f func() error) error {
@@ -509,21 +545,50 @@ func (b *Bot) refreshHands(rec *store.Game, g games.Game, seats []int) {
 		if !b.answered.has(s.HandToken) && s.HandAt.After(b.startedAt) && b.now().Sub(s.HandAt) < answerWindow+time.Second {
 			continue // its answer may not have reached Discord yet: @original would not exist
 		}
-		m, err := handMsg(rec, g, seat, "")
-		if err != nil {
-			b.log.Error("render hand", "err", err)
-			continue
+		if b.viewMoved(rec, seat) != nil {
+			continue // the change that moved it on draws it (the answer, or its own output)
 		}
-		if err := b.retry(func() error {
-			_, err := b.s.InteractionResponseEdit(&discordgo.Interaction{AppID: app, Token: s.HandToken}, m.webhookEdit())
-			return err
-		}); err != nil {
-			if isUnknownMessage(err) {
-				b.dead.take(s.HandToken)
+		drawn, dg := rec, g
+		for range 3 {
+			m, err := handMsg(drawn, dg, seat, "")
+			if err != nil {
+				b.log.Error("render hand", "err", err)
+				break
 			}
-			b.log.Debug("refresh hand", "game", rec.ID, "seat", seat, "err", err)
+			sent := time.Now()
+			if err := b.retry(func() error { return b.editHand(app, s.HandToken, m.webhookEdit()) }); err != nil {
+				if isUnknownMessage(err) {
+					b.dead.take(s.HandToken)
+				}
+				b.log.Debug("refresh hand", "game", rec.ID, "seat", seat, "err", err)
+				break
+			}
+			// The answer to the seat's own next move, made from this hand,
+			// writes the same message: if Discord took it before this edit
+			// was sent, this edit put an older view over it. (A view moved
+			// on by someone else's move is redrawn by that move's output.)
+			if drawn = b.viewMoved(drawn, seat); drawn == nil || drawn.Seats[seat].HandToken == s.HandToken {
+				break
+			}
+			if at, ok := b.answered.when(drawn.Seats[seat].HandToken); !ok || !at.Before(sent) {
+				break
+			}
+			if dg, err = b.shownState(drawn); err != nil {
+				break
+			}
 		}
 	}
+}
+
+// viewMoved returns the channel's record if seat's view has moved on
+// since rec, else nil.
+func (b *Bot) viewMoved(rec *store.Game, seat int) *store.Game {
+	cur, err := b.db.Game(rec.Channel)
+	if err != nil || cur == nil || cur.ID != rec.ID || cur.Status != store.Playing || seat >= len(cur.Seats) ||
+		cur.Seats[seat].ViewVersion <= rec.Seats[seat].ViewVersion {
+		return nil
+	}
+	return cur
 }
 
 func allSeats(rec *store.Game) []int {
@@ -563,6 +628,14 @@ func (t *tokens) take(token string) {
 		}
 		t.prune = max(4096, 2*len(t.at))
 	}
+}
+
+// when returns when token was added.
+func (t *tokens) when(token string) (time.Time, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	at, ok := t.at[token]
+	return at, ok
 }
 
 func (t *tokens) has(token string) bool {

@@ -1,6 +1,9 @@
 package bot
 
-import "sync"
+import (
+	"sync"
+	"time"
+)
 
 // lanes runs jobs one at a time per key (a channel id) and different keys
 // in parallel, so moves in one channel are serialized in arrival order. It
@@ -13,6 +16,14 @@ type lanes struct {
 	queues  map[string][]func()
 	held    []heldJob // events that arrived before start-up work was queued
 	holding bool
+	later   map[*int]laterJob // jobs waiting for their time, counted in pending
+	tables  tableClocks       // the output lanes' table edits (coalesce.go)
+	states  states            // the states last committed, for the output lanes
+}
+
+type laterJob struct {
+	heldJob
+	timer *time.Timer
 }
 
 type heldJob struct {
@@ -23,7 +34,7 @@ type heldJob struct {
 // newLanes returns lanes that hold incoming events until release, so that
 // start-up work queued meanwhile runs first in each channel.
 func newLanes() *lanes {
-	l := &lanes{queues: map[string][]func(){}, holding: true}
+	l := &lanes{queues: map[string][]func(){}, holding: true, later: map[*int]laterJob{}}
 	l.idle = sync.NewCond(&l.mu)
 	return l
 }
@@ -88,12 +99,45 @@ func (l *lanes) run(key string, job func()) {
 	}
 }
 
-// wait blocks until every pushed job has finished.
+// after queues job in lane key once d has passed, or sooner if wait is
+// called meanwhile: a job put off is still work under way.
+func (l *lanes) after(key string, d time.Duration, job func()) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.pending++
+	id := new(int)
+	l.later[id] = laterJob{heldJob{key, job}, time.AfterFunc(d, func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		l.dueLocked(id)
+	})}
+}
+
+// dueLocked moves a job put off into its lane, once.
+func (l *lanes) dueLocked(id *int) {
+	j, ok := l.later[id]
+	if !ok {
+		return
+	}
+	delete(l.later, id)
+	j.timer.Stop()
+	l.pending-- // pushLocked counts it again
+	l.pushLocked(j.key, j.job)
+}
+
+// wait blocks until every pushed job has finished. Jobs put off run at
+// once: waiting is for "all done", which must not take real time (tests,
+// shutdown).
 func (l *lanes) wait() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for l.pending > 0 {
-		l.idle.Wait()
+		for id := range l.later {
+			l.dueLocked(id)
+		}
+		if l.pending > 0 {
+			l.idle.Wait()
+		}
 	}
 }
 

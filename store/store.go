@@ -34,6 +34,7 @@ type Store struct {
 	db      *bolt.DB
 	writes  chan write
 	stopped chan struct{}
+	cache   *cache
 }
 
 // Open opens (or creates) the database file.
@@ -57,7 +58,7 @@ func Open(path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("prepare database %s: %w", path, err)
 	}
-	s := &Store{db: db}
+	s := &Store{db: db, cache: newCache()}
 	s.startCommitter()
 	return s, nil
 }
@@ -69,9 +70,13 @@ func (s *Store) Close() error {
 	return s.db.Close()
 }
 
-// Game returns the game open in a channel, or nil.
+// Game returns the game open in a channel, or nil. The record is the
+// caller's own copy, to change and save.
 func (s *Store) Game(channel string) (*Game, error) {
-	var g *Game
+	g, writes := s.cache.game(channel)
+	if g != nil {
+		return g, nil
+	}
 	err := s.db.View(func(tx *bolt.Tx) error {
 		var err error
 		g, err = decodeGame(tx.Bucket(bucketGames).Get([]byte(channel)))
@@ -79,6 +84,9 @@ func (s *Store) Game(channel string) (*Game, error) {
 	})
 	if err != nil {
 		return nil, fmt.Errorf("load game in channel %s: %w", channel, err)
+	}
+	if g != nil {
+		s.cache.fill(g, writes)
 	}
 	return g, nil
 }
@@ -114,7 +122,8 @@ func get[T any](s *Store, bucket []byte, key string) (*T, error) {
 
 // Save commits a game with no input to log (a lobby's seats, a hand token).
 func (s *Store) Save(g *Game) error {
-	if err := s.update(func(tx *bolt.Tx) error { return saveTx(tx, g) }); err != nil {
+	g.Schema = Schema
+	if err := s.updateThen(func(tx *bolt.Tx) error { return saveTx(tx, g) }, s.cache.committed(g, false)); err != nil {
 		return fmt.Errorf("save game %s: %w", g.ID, err)
 	}
 	return nil
@@ -135,7 +144,7 @@ func (s *Store) Commit(g *Game, in []Entry, out *Output, end *Ending) error {
 		return s.commitEncoded(g, in, out)
 	}
 	steps := g.Steps
-	err := s.update(func(tx *bolt.Tx) error {
+	err := s.updateThen(func(tx *bolt.Tx) error {
 		g.Steps = steps // a retry starts over
 		if err := appendLog(tx, g, in); err != nil {
 			return err
@@ -150,7 +159,7 @@ func (s *Store) Commit(g *Game, in []Entry, out *Output, end *Ending) error {
 			return err
 		}
 		return putOutput(tx, out)
-	})
+	}, s.cache.committed(g, true))
 	if err != nil {
 		return fmt.Errorf("commit game %s: %w", g.ID, err)
 	}
@@ -180,7 +189,7 @@ func (s *Store) commitEncoded(g *Game, in []Entry, out *Output) error {
 		g.Steps = steps
 		return fmt.Errorf("commit game %s: %w", g.ID, err)
 	}
-	err = s.update(func(tx *bolt.Tx) error {
+	err = s.updateThen(func(tx *bolt.Tx) error {
 		lb := tx.Bucket(bucketLog)
 		for i, v := range logs {
 			if err := lb.Put(logKey(g.ID, steps+i), v); err != nil {
@@ -197,7 +206,7 @@ func (s *Store) commitEncoded(g *Game, in []Entry, out *Output) error {
 		}
 		out.Key = fmt.Sprintf("%s/%020d", out.Channel, seq)
 		return b.Put([]byte(out.Key), owed)
-	})
+	}, s.cache.committed(g, false))
 	if err != nil {
 		g.Steps = steps
 		return fmt.Errorf("commit game %s: %w", g.ID, err)
@@ -367,8 +376,16 @@ func (s *Store) DropTimer(d Due) error {
 	})
 }
 
-// Posts returns the ids of a game's messages (empty if none yet).
+// Posts returns the ids of a game's messages (empty if none yet), as the
+// latest write left them, committed or not.
 func (s *Store) Posts(game string) (*Posts, error) {
+	if p := s.cache.pendingPosts(game); p != nil {
+		return p, nil
+	}
+	return s.storedPosts(game)
+}
+
+func (s *Store) storedPosts(game string) (*Posts, error) {
 	p, err := get[Posts](s, bucketPosts, game)
 	if err != nil {
 		return nil, fmt.Errorf("load messages of game %s: %w", game, err)
@@ -417,7 +434,11 @@ func (s *Store) Watched() (map[string]string, error) {
 
 // SetPosts records message ids of a game. Only the output lane calls it.
 func (s *Store) SetPosts(game, channel string, f func(*Posts)) error {
-	if err := s.update(func(tx *bolt.Tx) error { return patchPosts(tx, game, channel, f) }); err != nil {
+	after, err := s.cache.patchPosts(game, f, func() (*Posts, error) { return s.storedPosts(game) })
+	if err == nil {
+		err = s.updateThen(func(tx *bolt.Tx) error { return patchPosts(tx, game, channel, f) }, after)
+	}
+	if err != nil {
 		return fmt.Errorf("save messages of game %s: %w", game, err)
 	}
 	return nil
@@ -446,7 +467,7 @@ func (s *Store) Running() ([]*Game, error) {
 // the game ended, and adds its results (if any) to the server's stats. A
 // newer game in the channel is left alone.
 func (s *Store) End(g *Game, how string, results []PlayerResult) error {
-	if err := s.update(func(tx *bolt.Tx) error { return endTx(tx, g, how, results) }); err != nil {
+	if err := s.updateThen(func(tx *bolt.Tx) error { return endTx(tx, g, how, results) }, s.cache.committed(g, true)); err != nil {
 		return fmt.Errorf("end game %s: %w", g.ID, err)
 	}
 	return nil
@@ -498,9 +519,20 @@ func putOutput(tx *bolt.Tx, out *Output) error {
 }
 
 // Done removes output that has been carried out and, in the same
-// transaction, records the message ids it changed (f may be nil).
+// transaction, records the message ids it changed (f may be nil). It does
+// not wait for that commit, which rides on the next group commit (Close
+// still makes it): Posts returns the ids at once, and a crash before the
+// commit only replays the output, whose messages carry nonces.
 func (s *Store) Done(out *Output, f func(*Posts)) error {
-	err := s.update(func(tx *bolt.Tx) error {
+	var after func(error)
+	if f != nil {
+		var err error
+		after, err = s.cache.patchPosts(out.Game, f, func() (*Posts, error) { return s.storedPosts(out.Game) })
+		if err != nil {
+			return fmt.Errorf("finish output of game %s: %w", out.Game, err)
+		}
+	}
+	s.enqueue(func(tx *bolt.Tx) error {
 		if out.Key != "" {
 			if err := tx.Bucket(bucketOut).Delete([]byte(out.Key)); err != nil {
 				return err
@@ -510,15 +542,16 @@ func (s *Store) Done(out *Output, f func(*Posts)) error {
 			return nil
 		}
 		return patchPosts(tx, out.Game, out.Channel, f)
-	})
-	if err != nil {
-		return fmt.Errorf("finish output of game %s: %w", out.Game, err)
-	}
+	}, after)
 	return nil
 }
 
 // Pending lists the output still owed, per channel in the order it was owed.
 func (s *Store) Pending() ([]*Output, error) {
+	// Done marks still on their way count as written.
+	if err := s.update(func(*bolt.Tx) error { return nil }); err != nil {
+		return nil, fmt.Errorf("list pending output: %w", err)
+	}
 	var out []*Output
 	err := s.db.View(func(tx *bolt.Tx) error {
 		return tx.Bucket(bucketOut).ForEach(func(k, v []byte) error {

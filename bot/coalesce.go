@@ -1,0 +1,235 @@
+package bot
+
+import (
+	"bytes"
+	"sync"
+	"time"
+
+	"github.com/cardtable/cardbot/games"
+	"github.com/cardtable/cardbot/store"
+)
+
+// Discord lets a channel edit its messages about five times in five
+// seconds, and every edit or post counts against the bot's global limit.
+// When moves come faster than Config.TableEvery, a move's table edit, and
+// its story if it has one, are put off to the end of the interval: then
+// the stories of all the moves in between go out as one message and the
+// latest committed state is drawn once. A move that pings someone, posts
+// a game message or closes the game is never put off; it tells the stories
+// put off before its own, so nothing is reordered. The outputs put off
+// stay owed in the store until their story and table are out, so a crash
+// meanwhile replays them.
+
+// tableClocks is, per channel, when its table was last drawn and the
+// outputs waiting for a put-off edit. A channel's entry is only used from
+// its output lane; the map is shared.
+type tableClocks struct {
+	mu sync.Mutex
+	ch map[string]*tableClock
+}
+
+type tableClock struct {
+	last  time.Time
+	owed  []owedOutput
+	story []string // story lines put off, in order
+	armed bool     // a flush is queued (lanes.after)
+}
+
+type owedOutput struct {
+	out    *store.Output
+	record func(*store.Posts)
+}
+
+func (t *tableClocks) get(channel string) *tableClock {
+	if t.ch == nil {
+		t.ch = map[string]*tableClock{}
+	}
+	c := t.ch[channel]
+	if c == nil {
+		c = &tableClock{}
+		t.ch[channel] = c
+	}
+	return c
+}
+
+// due reports whether a table may be edited now.
+func (t *tableClocks) due(channel string, every time.Duration) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return every <= 0 || time.Since(t.get(channel).last) >= every
+}
+
+// drawn notes that the channel's table was edited or posted now.
+func (t *tableClocks) drawn(channel string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.get(channel).last = time.Now()
+}
+
+// take returns the outputs waiting for the channel's flush.
+func (t *tableClocks) take(channel string) []owedOutput {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	c := t.get(channel)
+	owed := c.owed
+	c.owed, c.armed = nil, false
+	if len(c.story) == 0 && (c.last.IsZero() || time.Since(c.last) > time.Minute) {
+		delete(t.ch, channel) // a quiet channel costs nothing
+	}
+	return owed
+}
+
+// takeStory returns the story lines put off in the channel.
+func (t *tableClocks) takeStory(channel string) []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	c := t.ch[channel]
+	if c == nil {
+		return nil
+	}
+	story := c.story
+	c.story = nil
+	return story
+}
+
+// holdStory puts story lines off (all of them: the caller took the older).
+func (t *tableClocks) holdStory(channel string, story []string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.get(channel).story = story
+}
+
+// mayWait says whether this output's table (and story) may wait for the
+// channel's flush: an ordinary move in a running game, with the table
+// drawn less than TableEvery ago.
+func (p *pub) mayWait() bool {
+	return p.out.Closed == "" && p.open && p.rec.Status == store.Playing && p.posts.Table != "" && !p.flush &&
+		!p.b.lanes.tables.due(p.rec.Channel, p.b.tableEvery())
+}
+
+func (b *Bot) tableEvery() time.Duration {
+	if b.cfg.TableEvery == 0 {
+		return DefaultTableEvery
+	}
+	return b.cfg.TableEvery
+}
+
+// owe keeps an output whose table edit was put off until the channel's
+// flush, which it queues if none is.
+func (b *Bot) owe(channel string, out *store.Output, record func(*store.Posts)) {
+	t := &b.lanes.tables
+	t.mu.Lock()
+	c := t.get(channel)
+	c.owed = append(c.owed, owedOutput{out, record})
+	arm := !c.armed
+	c.armed = true
+	wait := b.tableEvery() - time.Since(c.last)
+	t.mu.Unlock()
+	if arm {
+		b.lanes.after(outLane(channel), wait, func() { b.guard("flush table", func() { b.flushTable(channel) }) })
+	}
+}
+
+// flushTable tells the stories put off and draws the latest state on the
+// table, unless a later output already did, and marks the outputs that
+// waited for it done.
+func (b *Bot) flushTable(channel string) {
+	owed := b.lanes.tables.take(channel)
+	if len(owed) == 0 {
+		return
+	}
+	last := owed[len(owed)-1].out
+	var drew func(*store.Posts)
+	rec, open := b.latest(channel, last.Game)
+	posts, err := b.db.Posts(last.Game)
+	if err != nil || rec == nil {
+		b.log.Warn("flush table", "game", last.Game, "err", err)
+	} else {
+		var g games.Game
+		if rec.Status == store.Playing {
+			if g, err = b.shownState(rec); err != nil {
+				b.log.Error("flush table", "game", rec.ID, "err", err)
+			}
+		}
+		// Only the stories and the table are left: the outputs' game
+		// messages and hands went out with them. The last one's key makes
+		// the nonces; it created no message itself.
+		out := &store.Output{Game: last.Game, Channel: last.Channel, Version: last.Version, Key: last.Key}
+		p := &pub{b: b, rec: rec, g: g, open: open, posts: posts, out: out, flush: true}
+		p.run()
+		drew = p.record
+	}
+	if b.dies("done") {
+		return
+	}
+	for n, o := range owed {
+		f := o.record
+		if n == len(owed)-1 && drew != nil {
+			f = both(f, drew)
+		}
+		b.finish(o.out, f)
+	}
+}
+
+// finishOwed marks done the outputs put off in the channel, whose story
+// and table a later output has just told and drawn.
+func (b *Bot) finishOwed(channel string) {
+	for _, o := range b.lanes.tables.take(channel) {
+		b.finish(o.out, o.record)
+	}
+}
+
+func both(f, g func(*store.Posts)) func(*store.Posts) {
+	if f == nil {
+		return g
+	}
+	return func(p *store.Posts) { f(p); g(p) }
+}
+
+// states keeps, per channel, the game state the move lane last committed,
+// decoded, for the output lane to draw from without decoding it again. It
+// is only read: views never change a state (TestViewsDoNotChangeState).
+type states struct {
+	mu sync.Mutex
+	ch map[string]shownGame
+}
+
+type shownGame struct {
+	id    string
+	state []byte // the encoded state it was committed as
+	g     games.Game
+}
+
+// keepState remembers the state just committed for a channel. The caller
+// must not change g afterwards.
+func (b *Bot) keepState(rec *store.Game, g games.Game) {
+	s := &b.lanes.states
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ch == nil {
+		s.ch = map[string]shownGame{}
+	}
+	s.ch[rec.Channel] = shownGame{rec.ID, rec.State, g}
+}
+
+// dropState forgets a channel's state (its game ended).
+func (b *Bot) dropState(channel string) {
+	s := &b.lanes.states
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.ch, channel)
+}
+
+// shownState is rec's game state, to draw from and never to change: the
+// one the move lane committed if rec holds it, else decoded.
+func (b *Bot) shownState(rec *store.Game) (games.Game, error) {
+	s := &b.lanes.states
+	s.mu.Lock()
+	k, ok := s.ch[rec.Channel]
+	s.mu.Unlock()
+	if ok && k.id == rec.ID && bytes.Equal(k.state, rec.State) {
+		return k.g, nil
+	}
+	_, g, err := b.load(rec)
+	return g, err
+}

@@ -1,0 +1,140 @@
+package bot_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cardtable/cardbot/bot/fakediscord"
+)
+
+// Moves faster than the table may be edited are drawn on it together: far
+// fewer edits than moves, and the table ends showing the last move. Idle
+// (and Close) draw a put-off edit at once, so no test waits for it.
+func TestFastMovesShareTableEdits(t *testing.T) {
+	h := newHarness(t, func(h *harness) { h.tableEvery = time.Hour })
+	ann, bea := duelTable(t, h, h.ch, 0)
+	users := map[string]*fakediscord.User{ann.ID: ann, bea.ID: bea}
+	h.fake.ResetRESTCounts()
+
+	h.fake.SetSettler(nil) // nothing waits for the output lane between moves
+	const moves = 20
+	for n := 0; n < moves; n++ {
+		rec := h.record()
+		if len(rec.Waiting) != 1 {
+			t.Fatalf("move %d: waiting for %v", n, rec.Waiting)
+		}
+		u := users[rec.Seats[rec.Waiting[0]].User]
+		table := h.table()
+		r := u.Click(table, table.ButtonID("My hand"))
+		if r == nil || r.Message == nil {
+			t.Fatalf("move %d: My hand answered %+v", n, r)
+		}
+		played := false
+		for _, b := range r.Message.Buttons() {
+			if !b.Disabled {
+				if r := u.Click(r.Message, b.CustomID); r == nil || r.Type != 7 {
+					t.Fatalf("move %d answered %+v", n, r)
+				}
+				played = true
+				break
+			}
+		}
+		if !played {
+			t.Fatalf("move %d: %s's hand offers no move:\n%s", n, u.Name, r.Message.Text())
+		}
+	}
+	h.bot.Idle()
+	h.fake.SetSettler(h.bot.Idle)
+
+	// Each move would edit the table (a global request); a story, now and
+	// then, is an edit and a post.
+	if n := h.fake.RESTCounts().Global; n == 0 || n > moves/2 {
+		t.Fatalf("%d moves made %d requests against the global limit; want at least one, at most %d", moves, n, moves/2)
+	}
+	p, err := h.db.Posts(h.record().ID)
+	if err != nil || p.Drawn != h.record().Version {
+		t.Fatalf("the table shows move %d of %d (%v)", p.Drawn, h.record().Version, err)
+	}
+	shown := h.table().Text()
+	ann.Command(h.ch, "game", fakediscord.Sub("table")) // a fresh drawing of the latest state
+	if fresh := h.table().Text(); fresh != shown {
+		t.Fatalf("the table does not show the latest state:\n%s\nfresh:\n%s", shown, fresh)
+	}
+	if owed, _ := h.db.Pending(); len(owed) != 0 {
+		t.Fatalf("%d outputs still owed after Idle", len(owed))
+	}
+}
+
+// playLife plays a whole game of life, every move as fast as the answers
+// come (nothing waits for the output lane), and returns the channel's
+// lines outside the table and how many requests counted against the
+// global limit while it ran.
+func playLife(t *testing.T, every time.Duration) ([]string, int) {
+	h := newBenchHarness(t, func(h *harness) { h.tableEvery = every })
+	users := []*fakediscord.User{h.fake.AddUser("Ann"), h.fake.AddUser("Bea")}
+	users[0].Command(h.ch, "game", newGame("life"))
+	users[1].Click(h.table(), h.table().ButtonID("Join"))
+	users[0].Click(h.table(), h.table().ButtonID("Start"))
+	h.fake.ResetRESTCounts()
+	h.fake.SetSettler(nil)
+	moves := 0
+	for ; moves < 300; moves++ {
+		rec, _ := h.db.Game(h.ch)
+		if rec == nil {
+			break
+		}
+		u := users[rec.Waiting[0]]
+		r := u.Command(h.ch, "game", fakediscord.Sub("hand"))
+		if r == nil || r.Message == nil {
+			t.Fatalf("move %d: /game hand answered %+v", moves, r)
+		}
+		for _, b := range r.Message.Buttons() {
+			if b.Disabled {
+				continue
+			}
+			r := u.Click(r.Message, b.CustomID)
+			if r != nil && r.Modal != nil {
+				r = u.Submit(r.Modal, map[string]string{"text": "a line"})
+			}
+			if r == nil || r.Type == 0 {
+				t.Fatalf("move %d: %q answered %+v", moves, b.Label, r)
+			}
+			break
+		}
+	}
+	h.bot.Idle()
+	if moves < 10 || moves == 300 {
+		t.Fatalf("the game took %d moves", moves)
+	}
+	global := h.fake.RESTCounts().Global
+	h.fake.SetSettler(h.bot.Idle)
+	all := h.fake.Messages(h.ch)
+	var lines []string
+	for _, m := range all[:len(all)-1] { // the last is the final table
+		for _, l := range strings.Split(m.Content, "\n") {
+			if l != "" {
+				lines = append(lines, l)
+			}
+		}
+	}
+	t.Logf("%d moves, %d requests against the global limit, %d messages", moves, global, len(all))
+	return lines, global
+}
+
+// Life tells a story with most moves: put off, the stories of fast moves go
+// out together, with no line lost, doubled or out of order.
+func TestFastMovesShareStoryMessages(t *testing.T) {
+	t.Parallel()
+	each, eachGlobal := playLife(t, -time.Nanosecond)
+	folded, foldedGlobal := playLife(t, time.Hour)
+	if len(each) < 10 {
+		t.Fatalf("the game told %d lines", len(each))
+	}
+	if strings.Join(folded, "\n") != strings.Join(each, "\n") {
+		t.Fatalf("the story differs when folded:\n%s\n\nmove by move:\n%s", strings.Join(folded, "\n"), strings.Join(each, "\n"))
+	}
+	if foldedGlobal*3 > eachGlobal {
+		t.Fatalf("folded stories made %d requests against the global limit, move by move %d", foldedGlobal, eachGlobal)
+	}
+}
