@@ -73,6 +73,7 @@ func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (
 		s.ShardID, s.ShardCount = cfg.ShardID, cfg.ShardCount
 	}
 	b := &Bot{cfg: cfg, log: log, db: db, s: s, catalog: catalog, lanes: newLanes(), seeds: cfg.Seeds, now: cfg.Now, timers: newScheduler()}
+	b.lanes.tables.rate = cfg.tableRate()
 	if b.seeds == nil {
 		b.seeds = newSeed
 	}

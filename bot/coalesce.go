@@ -23,9 +23,24 @@ import (
 // tableClocks is, per channel, when its table was last drawn and the
 // outputs waiting for a put-off edit. A channel's entry is only used from
 // its output lane; the map is shared.
+//
+// It also spaces the process's table draws at most rate a second, with a
+// burst of a second's worth (a GCRA: tat is when the budget is next
+// whole). A put-off edit reserves its turn when it is put off, so busy
+// channels are drawn in the order they asked.
 type tableClocks struct {
-	mu sync.Mutex
-	ch map[string]*tableClock
+	mu   sync.Mutex
+	ch   map[string]*tableClock
+	rate  float64 // draws a second; 0: no limit
+	tat   time.Time
+	clock func() time.Time // nil: time.Now
+}
+
+func (t *tableClocks) now() time.Time {
+	if t.clock != nil {
+		return t.clock()
+	}
+	return time.Now()
 }
 
 type tableClock struct {
@@ -33,6 +48,8 @@ type tableClock struct {
 	owed  []owedOutput
 	story []string // story lines put off, in order
 	armed bool     // a flush is queued (lanes.after)
+	// booked: the queued flush's draw is already counted in the budget.
+	booked bool
 }
 
 type owedOutput struct {
@@ -56,14 +73,46 @@ func (t *tableClocks) get(channel string) *tableClock {
 func (t *tableClocks) due(channel string, every time.Duration) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return every <= 0 || time.Since(t.get(channel).last) >= every
+	now := t.now()
+	return (every <= 0 || now.Sub(t.get(channel).last) >= every) && (t.rate <= 0 || !t.tat.After(now.Add(t.burstLocked())))
 }
 
 // drawn notes that the channel's table was edited or posted now.
 func (t *tableClocks) drawn(channel string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.get(channel).last = time.Now()
+	c := t.get(channel)
+	c.last = t.now()
+	if c.booked {
+		c.booked = false
+		return
+	}
+	t.spendLocked(c.last)
+}
+
+// burstLocked is how far ahead of now the budget may be spent.
+func (t *tableClocks) burstLocked() time.Duration {
+	return time.Duration(float64(time.Second) * (1 - 1/t.rate))
+}
+
+// spendLocked counts one draw at now and returns when it may happen.
+func (t *tableClocks) spendLocked(now time.Time) time.Time {
+	if t.rate <= 0 {
+		return now
+	}
+	at := now
+	if early := t.tat.Add(-t.burstLocked()); early.After(at) {
+		at = early
+	}
+	t.tat = later(t.tat, now).Add(time.Duration(float64(time.Second) / t.rate))
+	return at
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // take returns the outputs waiting for the channel's flush.
@@ -73,7 +122,10 @@ func (t *tableClocks) take(channel string) []owedOutput {
 	c := t.get(channel)
 	owed := c.owed
 	c.owed, c.armed = nil, false
-	if len(c.story) == 0 && (c.last.IsZero() || time.Since(c.last) > time.Minute) {
+	if len(owed) == 0 {
+		c.booked = false // a later output drew the table: the turn is spent
+	}
+	if len(c.story) == 0 && (c.last.IsZero() || t.now().Sub(c.last) > time.Minute) {
 		delete(t.ch, channel) // a quiet channel costs nothing
 	}
 	return owed
@@ -114,6 +166,18 @@ func (b *Bot) tableEvery() time.Duration {
 	return b.cfg.TableEvery
 }
 
+// tableRate is Config.TableRate resolved: 0 is no limit. Shards share
+// the token's global limit.
+func (c Config) tableRate() float64 {
+	switch {
+	case c.TableRate < 0 || c.TableEvery < 0:
+		return 0
+	case c.TableRate > 0:
+		return c.TableRate
+	}
+	return DefaultTableRate / float64(max(c.ShardCount, 1))
+}
+
 // owe keeps an output whose table edit was put off until the channel's
 // flush, which it queues if none is.
 func (b *Bot) owe(channel string, out *store.Output, record func(*store.Posts)) {
@@ -123,7 +187,13 @@ func (b *Bot) owe(channel string, out *store.Output, record func(*store.Posts)) 
 	c.owed = append(c.owed, owedOutput{out, record})
 	arm := !c.armed
 	c.armed = true
-	wait := b.tableEvery() - time.Since(c.last)
+	now := t.now()
+	wait := b.tableEvery() - now.Sub(c.last)
+	if arm {
+		// Its turn in the budget, booked now so busy channels take turns.
+		wait = max(wait, t.spendLocked(now).Sub(now))
+		c.booked = true
+	}
 	t.mu.Unlock()
 	if arm {
 		b.lanes.after(outLane(channel), wait, func() { b.guard("flush table", func() { b.flushTable(channel) }) })

@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -136,5 +137,53 @@ func TestFastMovesShareStoryMessages(t *testing.T) {
 	}
 	if foldedGlobal*3 > eachGlobal {
 		t.Fatalf("folded stories made %d requests against the global limit, move by move %d", foldedGlobal, eachGlobal)
+	}
+}
+
+// Many busy tables share the bot's global budget for table draws: they are
+// drawn in turn, no more often than the budget allows, and each ends
+// showing its latest state.
+func TestBusyTablesShareTheGlobalBudget(t *testing.T) {
+	const rate, channels, moves = 4.0, 4, 15
+	h := newHarness(t, func(h *harness) { h.tableEvery, h.tableRate = time.Millisecond, rate })
+	type table struct {
+		ch       string
+		ann, bea *fakediscord.User
+	}
+	var tables []table
+	for n := range channels {
+		ch := h.fake.NewChannel(fmt.Sprintf("duel-%d", n))
+		h.fake.DenyThreads(ch)
+		ann, bea := duelTable(t, h, ch, n)
+		tables = append(tables, table{ch, ann, bea})
+	}
+	h.bot.Idle()
+	h.fake.ResetRESTCounts()
+	h.fake.SetSettler(nil)
+	start := time.Now()
+	for n := range moves * channels {
+		tb := tables[n%channels]
+		if !move(h, tb.ch, tb.ann, tb.bea) {
+			t.Fatalf("move %d: the duel in %s ended early", n, tb.ch)
+		}
+	}
+	elapsed := time.Since(start)
+	global := h.fake.RESTCounts().Global
+	h.bot.Idle()
+	h.fake.SetSettler(h.bot.Idle)
+
+	// A second's worth at once, then one draw per 1/rate.
+	if most := int(rate + rate*elapsed.Seconds()); global > most {
+		t.Fatalf("%d moves in %v made %d requests against the global limit; the budget allows %d", moves*channels, elapsed, global, most)
+	}
+	for _, tb := range tables {
+		rec, _ := h.db.Game(tb.ch)
+		p, err := h.db.Posts(rec.ID)
+		if err != nil || p.Drawn != rec.Version {
+			t.Fatalf("%s: the table shows move %d of %d (%v)", tb.ch, p.Drawn, rec.Version, err)
+		}
+	}
+	if owed, _ := h.db.Pending(); len(owed) != 0 {
+		t.Fatalf("%d outputs still owed after Idle", len(owed))
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -175,5 +176,47 @@ func TestLanesSerializePerKeyAndRunKeysInParallel(t *testing.T) {
 	l.wait()
 	if !followed {
 		t.Fatal("a running job's follow-up was dropped while closing")
+	}
+}
+
+// Busy channels share the process's table budget: a second's worth at
+// once, then one draw per 1/rate, and put-off draws take their turns in
+// the order they were put off.
+func TestTablesShareTheGlobalBudget(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	tc := &tableClocks{rate: 10, clock: func() time.Time { return now }}
+	for n := range 10 {
+		ch := fmt.Sprint("c", n)
+		if !tc.due(ch, time.Second) {
+			t.Fatalf("draw %d of the first second's 10 refused", n)
+		}
+		tc.drawn(ch)
+	}
+	if tc.due("c10", time.Second) {
+		t.Fatal("an 11th draw in the same instant allowed at 10 a second")
+	}
+	tc.mu.Lock()
+	var turns []time.Duration
+	for range 3 {
+		turns = append(turns, tc.spendLocked(now).Sub(now))
+	}
+	tc.mu.Unlock()
+	want := []time.Duration{100 * time.Millisecond, 200 * time.Millisecond, 300 * time.Millisecond}
+	if fmt.Sprint(turns) != fmt.Sprint(want) {
+		t.Fatalf("put-off draws booked for %v, want %v", turns, want)
+	}
+	now = now.Add(2 * time.Second)
+	if !tc.due("c11", time.Second) {
+		t.Fatal("no draw allowed once the budget has refilled")
+	}
+	if tc.due("c0", 5*time.Second) {
+		t.Fatal("a channel drawn 2 s ago drawn again within its own 5 s")
+	}
+	unlimited := &tableClocks{clock: func() time.Time { return now }}
+	for n := range 1000 {
+		if !unlimited.due(fmt.Sprint("c", n), 0) {
+			t.Fatalf("draw %d refused with no budget set", n)
+		}
+		unlimited.drawn(fmt.Sprint("c", n))
 	}
 }
