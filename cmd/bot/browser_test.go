@@ -173,18 +173,33 @@ func threadLink(name string) string {
 	return `[...document.querySelectorAll("#messages .thread-box a")].find(a => a.textContent === ` + js(name) + `)`
 }
 
-// inThread waits until the page shows the thread named name.
-func (b *browser) inThread(name string) {
+// inThread is true when the page shows the thread named name.
+func inThread(name string) string {
+	return `document.querySelector("#channel-name").textContent === ` + js("🧵 "+name)
+}
+
+// navigate clicks a link and waits until cond holds. A message redrawn
+// between finding the link and the click moves it from under the mouse,
+// so a click that took the page nowhere is tried again.
+func (b *browser) navigate(link, cond string) {
 	b.t.Helper()
-	b.waitFor(`document.querySelector("#channel-name").textContent === ` + js("🧵 "+name))
-	b.settle()
+	for try := 0; ; try++ {
+		b.click(link)
+		ctx, cancel := context.WithTimeout(b.ctx, 3*time.Second)
+		err := b.p.WaitFor(ctx, cond)
+		cancel()
+		if err == nil || try == 4 {
+			break
+		}
+	}
+	b.waitFor(cond)
 }
 
 // toChannel opens a text channel from the sidebar.
 func (b *browser) toChannel(name string) {
 	b.t.Helper()
-	b.click(`[...document.querySelectorAll("#channels li:not(.thread) a")].find(a => a.textContent === ` + js("# "+name) + `)`)
-	b.waitFor(`document.querySelector("#channel-name").textContent === ` + js("# "+name))
+	b.navigate(`[...document.querySelectorAll("#channels li:not(.thread) a")].find(a => a.textContent === `+js("# "+name)+`)`,
+		`document.querySelector("#channel-name").textContent === `+js("# "+name))
 	b.settle()
 }
 
@@ -192,8 +207,8 @@ func (b *browser) toChannel(name string) {
 func (b *browser) toThread(name string) {
 	b.t.Helper()
 	b.waitFor(threadEntry(name))
-	b.click(threadEntry(name))
-	b.inThread(name)
+	b.navigate(threadEntry(name), inThread(name))
+	b.settle()
 }
 
 // followGame waits for the game just started in this channel to move into
@@ -205,8 +220,9 @@ func (b *browser) followGame(name string) {
 	if text := b.text(); !strings.Contains(text, "has started with") || !strings.Contains(text, "the result will be posted here") {
 		b.t.Fatalf("the lobby did not become a note on the started game:\n%s", text)
 	}
-	b.click(threadLink(name))
-	b.inThread(name)
+	b.settle()
+	b.navigate(threadLink(name), inThread(name))
+	b.settle()
 }
 
 func (b *browser) text() string {
