@@ -61,8 +61,9 @@ func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (
 	if err != nil {
 		return nil, fmt.Errorf("create discord session: %w", err)
 	}
+	var transport http.RoundTripper = http.DefaultTransport
 	if cfg.APIURL != "" {
-		s.Client = &http.Client{Transport: newRewrite(cfg.APIURL), Timeout: 20 * time.Second}
+		transport = newRewrite(cfg.APIURL)
 	}
 	// Handlers only queue work, so running them inline keeps each channel's
 	// events in order without blocking other channels.
@@ -73,7 +74,8 @@ func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (
 		s.ShardID, s.ShardCount = cfg.ShardID, cfg.ShardCount
 	}
 	b := &Bot{cfg: cfg, log: log, db: db, s: s, catalog: catalog, lanes: newLanes(), seeds: cfg.Seeds, now: cfg.Now, timers: newScheduler()}
-	b.lanes.tables.rate = cfg.tableRate()
+	b.lanes.tables.rate = cfg.globalRate()
+	s.Client = &http.Client{Transport: &metered{next: transport, spend: b.lanes.tables.spend}, Timeout: 20 * time.Second}
 	if b.seeds == nil {
 		b.seeds = newSeed
 	}

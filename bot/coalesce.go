@@ -24,10 +24,12 @@ import (
 // outputs waiting for a put-off edit. A channel's entry is only used from
 // its output lane; the map is shared.
 //
-// It also spaces the process's table draws at most rate a second, with a
-// burst of a second's worth (a GCRA: tat is when the budget is next
-// whole). A put-off edit reserves its turn when it is put off, so busy
-// channels are drawn in the order they asked.
+// It also keeps the process's budget of requests against Discord's global
+// limit: rate a second with a burst of a second's worth (a GCRA: tat is
+// when the budget is next whole). Every such request spends it (metered,
+// on the HTTP client); a table draw waits for it. A put-off draw books
+// its turn when it is put off, so busy channels are drawn in the order
+// they asked, and its request then spends nothing more.
 type tableClocks struct {
 	mu   sync.Mutex
 	ch   map[string]*tableClock
@@ -83,11 +85,21 @@ func (t *tableClocks) drawn(channel string) {
 	defer t.mu.Unlock()
 	c := t.get(channel)
 	c.last = t.now()
-	if c.booked {
+	if c.booked && t.rate > 0 {
 		c.booked = false
-		return
+		t.tat = t.tat.Add(-t.perLocked()) // the request spends it again
 	}
-	t.spendLocked(c.last)
+}
+
+// spend counts one request against the global limit.
+func (t *tableClocks) spend() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.spendLocked(t.now())
+}
+
+func (t *tableClocks) perLocked() time.Duration {
+	return time.Duration(float64(time.Second) / t.rate)
 }
 
 // burstLocked is how far ahead of now the budget may be spent.
@@ -104,7 +116,7 @@ func (t *tableClocks) spendLocked(now time.Time) time.Time {
 	if early := t.tat.Add(-t.burstLocked()); early.After(at) {
 		at = early
 	}
-	t.tat = later(t.tat, now).Add(time.Duration(float64(time.Second) / t.rate))
+	t.tat = later(t.tat, now).Add(t.perLocked())
 	return at
 }
 
@@ -166,16 +178,16 @@ func (b *Bot) tableEvery() time.Duration {
 	return b.cfg.TableEvery
 }
 
-// tableRate is Config.TableRate resolved: 0 is no limit. Shards share
+// globalRate is Config.GlobalRate resolved: 0 is no limit. Shards share
 // the token's global limit.
-func (c Config) tableRate() float64 {
+func (c Config) globalRate() float64 {
 	switch {
-	case c.TableRate < 0 || c.TableEvery < 0:
+	case c.GlobalRate < 0 || c.TableEvery < 0:
 		return 0
-	case c.TableRate > 0:
-		return c.TableRate
+	case c.GlobalRate > 0:
+		return c.GlobalRate
 	}
-	return DefaultTableRate / float64(max(c.ShardCount, 1))
+	return DefaultGlobalRate / float64(max(c.ShardCount, 1))
 }
 
 // owe keeps an output whose table edit was put off until the channel's

@@ -52,21 +52,21 @@ type Config struct {
 	// together, with the latest state, when it has passed. Discord allows a
 	// channel about five message edits per five seconds anyway.
 	TableEvery time.Duration
-	// TableRate is how many table edits a second this process allows
-	// itself across all its channels (default DefaultTableRate divided by
-	// the shard count; negative: no limit). Discord allows a bot 50
-	// requests a second in all; when more tables are busy than that
-	// leaves room for, each is drawn less often, in turn, rather than
-	// earning 429s.
-	TableRate float64
+	// GlobalRate is how many requests a second against Discord's global
+	// limit (50 for the whole bot) this process allows itself (default
+	// DefaultGlobalRate divided by the shard count; negative: no limit).
+	// Every such request spends it; only table draws wait for it: when
+	// more tables are busy than it leaves room for, each is drawn less
+	// often, in turn, rather than earning 429s.
+	GlobalRate float64
 }
 
 // DefaultTableEvery is Config.TableEvery when it is zero.
 const DefaultTableEvery = time.Second
 
-// DefaultTableRate leaves a fifth of Discord's 50 requests a second for
-// lobbies, pings, stories and deletes.
-const DefaultTableRate = 40.0
+// DefaultGlobalRate keeps a margin under Discord's 50 requests a second,
+// for requests the budget cannot hold back (a burst of pings).
+const DefaultGlobalRate = 45.0
 
 // DefaultRetention keeps a finished game's history for a year.
 const DefaultRetention = 365 * 24 * time.Hour

@@ -41,7 +41,8 @@ type harness struct {
 	threads bool
 	// tableEvery, when set, is the least time between two table edits.
 	tableEvery time.Duration
-	// tableRate, when set, is the process's table draws a second.
+	// tableRate, when set, is the process's requests a second against
+	// the global limit.
 	tableRate float64
 }
 
@@ -135,7 +136,7 @@ func (h *harness) start() {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	cfg := bot.Config{Token: fakediscord.BotToken, APIURL: h.fake.APIURL(), DBPath: h.dbPath, GuildID: h.fake.GuildID(), Seeds: h.nextSeed, Now: h.now, AnswerWithin: h.answerWithin, ComputerBeat: h.computerBeat, TableEvery: h.tableEvery, TableRate: h.tableRate,
+	cfg := bot.Config{Token: fakediscord.BotToken, APIURL: h.fake.APIURL(), DBPath: h.dbPath, GuildID: h.fake.GuildID(), Seeds: h.nextSeed, Now: h.now, AnswerWithin: h.answerWithin, ComputerBeat: h.computerBeat, TableEvery: h.tableEvery, GlobalRate: h.tableRate,
 		Crash: func(step string) bool {
 			if h.crashAt != nil && h.crashAt(step) {
 				h.killed = true

@@ -34,3 +34,30 @@ func (t *rewrite) RoundTrip(r *http.Request) (*http.Response, error) {
 	r2.Host = u.Host
 	return t.next.RoundTrip(r2)
 }
+
+// metered spends the global budget for each request Discord counts
+// against the bot's global limit: all but the interaction endpoints.
+type metered struct {
+	next  http.RoundTripper
+	spend func()
+}
+
+func (t *metered) RoundTrip(r *http.Request) (*http.Response, error) {
+	if !exemptPath(r.URL.Path) {
+		t.spend()
+	}
+	return t.next.RoundTrip(r)
+}
+
+// exemptPath: interaction callbacks and interaction webhooks (follow-ups,
+// @original), which the global limit does not bind.
+func exemptPath(path string) bool {
+	_, rest, ok := strings.Cut(path, "/api/")
+	if !ok {
+		return false
+	}
+	if _, after, ok := strings.Cut(rest, "/"); ok && strings.HasPrefix(rest, "v") {
+		rest = after // the version
+	}
+	return strings.HasPrefix(rest, "interactions/") || strings.HasPrefix(rest, "webhooks/")
+}

@@ -191,6 +191,7 @@ func TestTablesShareTheGlobalBudget(t *testing.T) {
 			t.Fatalf("draw %d of the first second's 10 refused", n)
 		}
 		tc.drawn(ch)
+		tc.spend() // its request
 	}
 	if tc.due("c10", time.Second) {
 		t.Fatal("an 11th draw in the same instant allowed at 10 a second")
@@ -205,6 +206,14 @@ func TestTablesShareTheGlobalBudget(t *testing.T) {
 	if fmt.Sprint(turns) != fmt.Sprint(want) {
 		t.Fatalf("put-off draws booked for %v, want %v", turns, want)
 	}
+	// A booked draw's request spends no more than its booking.
+	tc.get("c0").booked = true
+	before := tc.tat
+	tc.drawn("c0")
+	tc.spend()
+	if tc.tat != before {
+		t.Fatalf("a booked draw moved the budget by %v", tc.tat.Sub(before))
+	}
 	now = now.Add(2 * time.Second)
 	if !tc.due("c11", time.Second) {
 		t.Fatal("no draw allowed once the budget has refilled")
@@ -218,5 +227,22 @@ func TestTablesShareTheGlobalBudget(t *testing.T) {
 			t.Fatalf("draw %d refused with no budget set", n)
 		}
 		unlimited.drawn(fmt.Sprint("c", n))
+	}
+}
+
+// Only interaction endpoints are free of the global limit.
+func TestGlobalLimitPaths(t *testing.T) {
+	for path, exempt := range map[string]bool{
+		"/api/v9/interactions/1/tok/callback":       true,
+		"/api/v9/webhooks/1/tok/messages/@original": true,
+		"/api/webhooks/1/tok":                       true,
+		"/api/v9/channels/1/messages":               false,
+		"/api/v9/channels/1/messages/2":             false,
+		"/api/v9/gateway/bot":                       false,
+		"/api/v9/applications/1/commands":           false,
+	} {
+		if exemptPath(path) != exempt {
+			t.Errorf("%s: exempt %v, want %v", path, !exempt, exempt)
+		}
 	}
 }
