@@ -90,7 +90,7 @@ type Server struct {
 	upgrader websocket.Upgrader
 	wg       sync.WaitGroup // gateway connections still reading
 
-	mu        sync.Mutex
+	mu        sync.RWMutex  // readers of the recorded world (Message, Messages) share it
 	deadline  time.Duration // how long the bot has to answer an interaction
 	clockSkew time.Duration // added by Advance, for token lifetimes
 	lastID    int64
@@ -484,8 +484,8 @@ func (s *Server) Commands(guildID string) []*discordgo.ApplicationCommand {
 
 // Messages returns copies of a channel's public messages, oldest first.
 func (s *Server) Messages(channelID string) []*Message {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	var out []*Message
 	for _, m := range s.history[channelID] {
 		if !m.ephemeral {
@@ -497,8 +497,8 @@ func (s *Server) Messages(channelID string) []*Message {
 
 // Message returns a copy of a public or ephemeral message, or nil.
 func (s *Server) Message(channelID, messageID string) *Message {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	m := s.messages[messageID]
 	if m == nil || m.channelID != channelID {
 		return nil
