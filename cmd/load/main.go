@@ -28,6 +28,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -49,6 +50,8 @@ type options struct {
 	db         string
 	stored     int
 	cpuprofile string
+	warmup     time.Duration
+	tracefile  string
 	blockprof  string
 	ceiling    time.Duration // how long to measure the bbolt ceiling
 	parallel   int           // tables opened at once
@@ -73,11 +76,13 @@ func main() {
 	flag.StringVar(&o.game, "game", "duel", "game to play: duel or life")
 	flag.IntVar(&o.channels, "channels", 100, fmt.Sprintf("channels playing at once (0–%d); 0 only measures start-up", maxChannels))
 	flag.DurationVar(&o.duration, "duration", 20*time.Second, "how long the channels play (at most 10m)")
+	flag.DurationVar(&o.warmup, "warmup", 2*time.Second, "how long the channels play before the window opens (not counted)")
 	flag.DurationVar(&o.think, "think", 0, "pause before each move, ±50% (0: click as soon as the hand shows the move)")
 	flag.StringVar(&o.db, "db", "", "bot database to use and keep (default: a temporary file, removed afterwards);\n"+
 		"with -stored, the filled database kept for the next run, the bot playing on a copy of it")
 	flag.IntVar(&o.stored, "stored", 0, "idle games the database holds before the bot starts (filled if missing)")
 	flag.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the load window to this file")
+	flag.StringVar(&o.tracefile, "trace", "", "write an execution trace of the load window to this file (go tool trace; keep -duration short)")
 	flag.StringVar(&o.blockprof, "blockprofile", "", "write a profile of where goroutines waited during the load window to this file")
 	flag.DurationVar(&o.ceiling, "ceiling", 2*time.Second, "how long to measure the bbolt single-writer ceiling")
 	flag.IntVar(&o.parallel, "parallel", 32, "tables opened at once during set-up")
@@ -143,6 +148,9 @@ type loadRun struct {
 	bt         *botTransport
 	log        *slog.Logger
 	firstStuck atomic.Bool // a table's hands were stuck (logged once)
+	// from is when the window opened (UnixNano; 0 before): moves clicked
+	// during the warm-up before it are not counted.
+	from atomic.Int64
 	// autoplay: the bot's /game new takes an autoplay option (forced moves
 	// play themselves unless it is false).
 	autoplay bool
@@ -386,6 +394,23 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 		t.firstErr, t.unanswered, t.slowClicks = nil, 0, 0 // the window counts from here
 	}
 
+	// The players start together; the window opens after the warm-up, once
+	// their first clicks, which all came at once, are answered and the
+	// tables no longer move in step.
+	playStart := time.Now()
+	var players sync.WaitGroup
+	for _, t := range opened {
+		players.Add(1)
+		go func() {
+			defer players.Done()
+			t.play()
+		}()
+	}
+	select {
+	case <-time.After(o.warmup):
+	case <-ctx.Done():
+	}
+
 	// The window.
 	r.fake.ResetRESTCounts()
 	failedBefore := len(r.fake.FailedInteractions())
@@ -399,6 +424,16 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 			return err
 		}
 		rep.Profile = o.cpuprofile
+	}
+	if o.tracefile != "" {
+		f, err := os.Create(o.tracefile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := trace.Start(f); err != nil {
+			return err
+		}
 	}
 	if o.blockprof != "" {
 		runtime.SetBlockProfileRate(int(100 * time.Microsecond))
@@ -428,14 +463,8 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 		}
 	}()
 	windowStart := time.Now()
-	var players sync.WaitGroup
-	for _, t := range opened {
-		players.Add(1)
-		go func() {
-			defer players.Done()
-			t.play()
-		}()
-	}
+	r.from.Store(windowStart.UnixNano())
+	rep.Warmup = windowStart.Sub(playStart)
 	select {
 	case <-time.After(o.duration):
 	case <-ctx.Done():
@@ -452,6 +481,9 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 	<-syncDone
 	if o.cpuprofile != "" {
 		pprof.StopCPUProfile()
+	}
+	if o.tracefile != "" {
+		trace.Stop()
 	}
 	// The output the last moves owe belongs to them.
 	if !within(10*time.Second, r.bot.Idle) {
@@ -486,6 +518,11 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 	if len(lat) > 0 {
 		rep.Max = lat[len(lat)-1]
 	}
+	warm := r.bt.between(playStart, windowStart)
+	slices.Sort(warm)
+	if rep.WarmAnswers = len(warm); len(warm) > 0 {
+		rep.WarmP99, rep.WarmMax = percentile(warm, 0.99), warm[len(warm)-1]
+	}
 	answers := r.bt.between(windowStart, windowEnd)
 	slices.Sort(answers)
 	rep.Answers = len(answers)
@@ -513,4 +550,10 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 		slog.New(slog.NewTextHandler(o.log, nil)).Warn("a table stopped early", "err", firstErr)
 	}
 	return nil
+}
+
+// measures reports whether a click sent at t falls in the window.
+func (r *loadRun) measures(t time.Time) bool {
+	from := r.from.Load()
+	return from != 0 && t.UnixNano() >= from
 }

@@ -43,7 +43,11 @@ type Report struct {
 	// The load.
 	Opened        int           `json:"opened"` // tables opened before the window
 	SetupTime     time.Duration `json:"setup_time"`
-	Window        time.Duration `json:"window"` // from the start signal until the last click returned
+	Warmup        time.Duration `json:"warmup"`       // played before the window, not counted
+	WarmAnswers   int           `json:"warm_answers"` // answers during the warm-up, when every table's first click came at once
+	WarmP99       time.Duration `json:"warm_p99"`
+	WarmMax       time.Duration `json:"warm_max"`
+	Window        time.Duration `json:"window"` // from the window's opening until the last click sent in it returned
 	Moves         int           `json:"moves"`  // move clicks the bot answered by updating the hand
 	MovesPerSec   float64       `json:"moves_per_sec"`
 	VsCeiling     float64       `json:"vs_ceiling"`     // MovesPerSec ÷ Ceiling
@@ -130,6 +134,10 @@ func (r *Report) Print(w io.Writer) {
 		return
 	}
 	p("set-up:         %d of %d tables opened in %v", r.Opened, r.Channels, r.SetupTime.Round(time.Millisecond))
+	if r.Warmup > 0 {
+		p("warm-up:        %v before the window, not counted: %d answers, dispatch→answer p99 %s, max %s (every table's first click at once)",
+			r.Warmup.Round(time.Millisecond), r.WarmAnswers, ms(r.WarmP99), ms(r.WarmMax))
+	}
 	p("moves:          %d in %v = %.1f moves/s = %.2f × the bbolt ceiling", r.Moves, r.Window.Round(time.Millisecond), r.MovesPerSec, r.VsCeiling)
 	p("dispatch→answer: p50 %s, p90 %s, p99 %s, max %s over %d answers; %d after 3 s",
 		ms(r.AnsP50), ms(r.AnsP90), ms(r.AnsP99), ms(r.AnsMax), r.Answers, r.AnsLate)
