@@ -31,8 +31,8 @@ import (
 // its turn when it is put off, so busy channels are drawn in the order
 // they asked, and its request then spends nothing more.
 type tableClocks struct {
-	mu   sync.Mutex
-	ch   map[string]*tableClock
+	mu    sync.Mutex
+	ch    map[string]*tableClock
 	rate  float64 // draws a second; 0: no limit
 	tat   time.Time
 	clock func() time.Time // nil: time.Now

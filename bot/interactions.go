@@ -328,7 +328,7 @@ func (d *deferral) start(b *Bot, i *discordgo.Interaction) {
 			resp.Data.Flags = 0 // /game end answers in public
 		}
 	}
-	err := b.s.InteractionRespond(i, resp)
+	err := b.answer(i, resp)
 	d.deferred = err == nil || alreadyAnswered(err)
 	if !d.deferred {
 		b.log.Warn("defer interaction", "err", err)
@@ -363,15 +363,13 @@ func (b *Bot) editAnswer(i *discordgo.Interaction, r reply, placeholder bool) bo
 	}
 	err := b.retry(func() error {
 		if placeholder || r.kind == discordgo.InteractionResponseUpdateMessage {
-			_, err := b.s.InteractionResponseEdit(i, r.msg.webhookEdit())
-			return err
+			return b.editHand(i.AppID, i.Token, r.msg.webhookEdit())
 		}
 		// A click acknowledged as an update whose answer is a note of its
 		// own (a refusal): a follow-up, leaving the clicked message alone.
 		d := r.msg.data(r.ephemeral)
-		_, err := b.s.FollowupMessageCreate(i, true, &discordgo.WebhookParams{Content: d.Content, Embeds: d.Embeds,
+		return b.followUp(i, &discordgo.WebhookParams{Content: d.Content, Embeds: d.Embeds,
 			Components: d.Components, AllowedMentions: d.AllowedMentions, Flags: d.Flags})
-		return err
 	})
 	if err != nil {
 		b.log.Warn("answer deferred interaction", "err", err)

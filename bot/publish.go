@@ -460,13 +460,6 @@ func (b *Bot) edit(e *discordgo.MessageEdit) error {
 	return err
 }
 
-// editHand changes the message an interaction token answered with, as
-// InteractionResponseEdit does (same bucket), without decoding the answer.
-func (b *Bot) editHand(app, token string, e *discordgo.WebhookEdit) error {
-	_, err := b.s.RequestWithBucketID(http.MethodPatch, discordgo.EndpointWebhookMessage(app, token, "@original"), e, discordgo.EndpointWebhookToken("", ""))
-	return err
-}
-
 // retry repeats an idempotent request (an edit) that met Discord's own
 // trouble or the network's, a few times; a refusal or a 404 is final.
 func (b *Bot) retry(f func() error) error {

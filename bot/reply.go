@@ -71,7 +71,7 @@ const answerWindow = 2500 * time.Millisecond
 func (b *Bot) respond(i *discordgo.Interaction, r reply) bool {
 	deadline := time.Now().Add(answerWindow)
 	for attempt := 0; ; attempt++ {
-		err := b.s.InteractionRespond(i, r.response())
+		err := b.answer(i, r.response())
 		if err == nil || alreadyAnswered(err) {
 			return true
 		}
@@ -119,7 +119,7 @@ func (b *Bot) refusalOr(err error) reply {
 // amend replaces the answer already given to an interaction, for output
 // work that failed after the user was answered.
 func (b *Bot) amend(i *discordgo.Interaction, text string) {
-	if _, err := b.s.InteractionResponseEdit(i, textMsg("%s", text).webhookEdit()); err != nil {
+	if err := b.editHand(i.AppID, i.Token, textMsg("%s", text).webhookEdit()); err != nil {
 		b.log.Warn("amend answer", "err", err)
 	}
 }

@@ -1,0 +1,93 @@
+package bot
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// Interaction endpoints (the answer, its follow-ups and @original edits)
+// are sent here rather than through discordgo's rate limiter, which puts
+// every webhook edit of the bot in one bucket and holds that bucket's lock
+// for a whole round trip, so all hand refreshes waited in one line; and it
+// keeps a bucket per interaction token for ever. At Discord each token has
+// a limit of its own and is used a few times: a 429 is waited out here.
+
+// answer sends an interaction's first answer.
+func (b *Bot) answer(i *discordgo.Interaction, resp *discordgo.InteractionResponse) error {
+	return b.hook(http.MethodPost, discordgo.EndpointInteractionResponse(i.ID, i.Token), resp)
+}
+
+// editHand changes the message an interaction token answered with.
+var handSem = make(chan struct{}, 4)
+
+func (b *Bot) editHand(app, token string, e *discordgo.WebhookEdit) error {
+	handSem <- struct{}{}
+	defer func() { <-handSem }()
+	return b.hook(http.MethodPatch, discordgo.EndpointWebhookMessage(app, token, "@original"), e)
+}
+
+// followUp posts a follow-up message to an interaction.
+func (b *Bot) followUp(i *discordgo.Interaction, p *discordgo.WebhookParams) error {
+	return b.hook(http.MethodPost, discordgo.EndpointWebhookToken(i.AppID, i.Token)+"?wait=true", p)
+}
+
+// hookTries bounds the attempts of a request Discord answers 429.
+const hookTries = 3
+
+func (b *Bot) hook(method, url string, data any) error {
+	body, err := json.Marshal(data)
+	if err != nil {
+		return err
+	}
+	for attempt := 1; ; attempt++ {
+		req, err := http.NewRequest(method, url, bytes.NewReader(body))
+		if err != nil {
+			return err
+		}
+		req.Header.Set("Authorization", b.s.Token)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("User-Agent", b.s.UserAgent)
+		resp, err := b.s.Client.Do(req)
+		if err != nil {
+			return err
+		}
+		got, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			return err
+		}
+		switch {
+		case resp.StatusCode < 300:
+			return nil // the answer's message is never used
+		case resp.StatusCode == http.StatusTooManyRequests && attempt < hookTries:
+			time.Sleep(retryAfter(resp, got))
+			continue
+		}
+		rest := &discordgo.RESTError{Request: req, Response: resp, ResponseBody: got}
+		var msg discordgo.APIErrorMessage
+		if json.Unmarshal(got, &msg) == nil && (msg.Code != 0 || msg.Message != "") {
+			rest.Message = &msg
+		}
+		return rest
+	}
+}
+
+// retryAfter is how long a 429 asks to wait, at most five seconds.
+func retryAfter(resp *http.Response, body []byte) time.Duration {
+	var rl struct {
+		RetryAfter float64 `json:"retry_after"`
+	}
+	var secs float64
+	if json.Unmarshal(body, &rl) == nil && rl.RetryAfter > 0 {
+		secs = rl.RetryAfter
+	} else if h, err := strconv.ParseFloat(resp.Header.Get("Retry-After"), 64); err == nil {
+		secs = h
+	}
+	return min(time.Duration(secs*float64(time.Second)), 5*time.Second)
+}
