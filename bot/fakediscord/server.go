@@ -115,6 +115,7 @@ type Server struct {
 	failures, expected              []string
 	refusals                        *[]string // set by tryLocked: failures are a Client's refusals
 	settler                         func()
+	noBarrier                       bool // SetBarrier(false)
 	conns                           map[*gwConn]bool
 	current                         *gwSession // where dispatches go
 	sessions                        map[string]*gwSession
@@ -453,12 +454,23 @@ func (s *Server) SetSettler(f func()) {
 	s.settler = f
 }
 
+// SetBarrier(false) ends user actions without the Sync barrier: for load
+// runs, whose players watch the bot's requests themselves and would only
+// spend CPU (and the bot's gateway) on heartbeats.
+func (s *Server) SetBarrier(on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.noBarrier = !on
+}
+
 // settle runs the barrier every user action ends with.
 func (s *Server) settle() {
-	s.Sync()
 	s.mu.Lock()
-	f := s.settler
+	f, sync := s.settler, !s.noBarrier
 	s.mu.Unlock()
+	if sync {
+		s.Sync()
+	}
 	if f != nil {
 		f()
 	}

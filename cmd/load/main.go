@@ -51,6 +51,7 @@ type options struct {
 	stored     int
 	cpuprofile string
 	warmup     time.Duration
+	barrier    bool
 	tracefile  string
 	blockprof  string
 	ceiling    time.Duration // how long to measure the bbolt ceiling
@@ -76,6 +77,7 @@ func main() {
 	flag.StringVar(&o.game, "game", "duel", "game to play: duel or life")
 	flag.IntVar(&o.channels, "channels", 100, fmt.Sprintf("channels playing at once (0–%d); 0 only measures start-up", maxChannels))
 	flag.DurationVar(&o.duration, "duration", 20*time.Second, "how long the channels play (at most 10m)")
+	flag.BoolVar(&o.barrier, "barrier", false, "end every move click with the fake's Sync barrier, as the tests do (costs heartbeats on the bot's gateway)")
 	flag.DurationVar(&o.warmup, "warmup", 2*time.Second, "how long the channels play before the window opens (not counted)")
 	flag.DurationVar(&o.think, "think", 0, "pause before each move, ±50% (0: click as soon as the hand shows the move)")
 	flag.StringVar(&o.db, "db", "", "bot database to use and keep (default: a temporary file, removed afterwards);\n"+
@@ -397,6 +399,8 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 	// The players start together; the window opens after the warm-up, once
 	// their first clicks, which all came at once, are answered and the
 	// tables no longer move in step.
+	r.fake.SetBarrier(o.barrier)
+	rep.Barrier = o.barrier
 	playStart := time.Now()
 	var players sync.WaitGroup
 	for _, t := range opened {

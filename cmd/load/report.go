@@ -61,9 +61,11 @@ type Report struct {
 
 	// Latency of move clicks, client-side: from the fake user's Click call
 	// until it returned the reply. That includes the dispatch, the bot's
-	// work and callback, and the fake's Sync barrier (a heartbeat round
-	// trip, repeated while other events are dispatched meanwhile).
+	// work and callback, and with Barrier the fake's Sync barrier (a
+	// heartbeat round trip, repeated while other events are dispatched
+	// meanwhile).
 	P50, P90, P99, Max time.Duration
+	Barrier            bool `json:"barrier"`
 	// Latency of every interaction answered in the window, at the bot's
 	// side: from dispatch (the interaction id's millisecond) to the fake's
 	// acceptance of the callback, seen on the bot's HTTP transport.
@@ -143,7 +145,11 @@ func (r *Report) Print(w io.Writer) {
 		ms(r.AnsP50), ms(r.AnsP90), ms(r.AnsP99), ms(r.AnsMax), r.Answers, r.AnsLate)
 	p("                (bot side: interaction id's millisecond → callback accepted, on the bot's HTTP transport; ≤ 1 ms high)")
 	p("click→reply:    p50 %s, p90 %s, p99 %s, max %s over %d move clicks", ms(r.P50), ms(r.P90), ms(r.P99), ms(r.Max), r.Moves+r.Stale+r.Refused)
-	p("                (client side: the fake user's Click call until it returns, which includes the fake's Sync barrier;")
+	if r.Barrier {
+		p("                (client side: the fake user's Click call until it returns, which includes the fake's Sync barrier;")
+	} else {
+		p("                (client side: the fake user's Click call until it returns; -barrier was off, so clicks end without the fake's Sync barrier;")
+	}
 	p("                the barrier alone, sampled every 50 ms: p50 %s, p99 %s)", ms(r.SyncP50), ms(r.SyncP99))
 	p("late answers:   %d answered after 3 s (bot side), %d never answered in 3 s, %d failed interactions;",
 		r.AnsLate, r.Unanswered, r.Failed)
