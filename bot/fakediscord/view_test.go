@@ -108,18 +108,22 @@ func TestChangesAreAnnounced(t *testing.T) {
 	s := New(t)
 	tableBot(t, s)
 	ann := s.AddUser("Ann")
-	for name, do := range map[string]func(){
-		"a member":   func() { s.AddUser("Bea") },
-		"a channel":  func() { s.NewChannel("side") },
-		"a command":  func() { ann.Command(s.ChannelID(), "ping") },
-		"a reaction": func() { ann.React(s.Messages(s.ChannelID())[0], "👍") },
+	// In order: the reaction goes on the command's answer.
+	for _, c := range []struct {
+		name string
+		do   func()
+	}{
+		{"a member", func() { s.AddUser("Bea") }},
+		{"a channel", func() { s.NewChannel("side") }},
+		{"a command", func() { ann.Command(s.ChannelID(), "ping") }},
+		{"a reaction", func() { ann.React(s.Messages(s.ChannelID())[0], "👍") }},
 	} {
 		changed := s.Changes()
-		do()
+		c.do()
 		select {
 		case <-changed:
 		default:
-			t.Errorf("%s was not announced", name)
+			t.Errorf("%s was not announced", c.name)
 		}
 	}
 }
