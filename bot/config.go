@@ -54,7 +54,8 @@ type Config struct {
 	TableEvery time.Duration
 	// GlobalRate is how many requests a second against Discord's global
 	// limit (50 for the whole bot) this process allows itself (default
-	// DefaultGlobalRate divided by the shard count; negative: no limit).
+	// DefaultGlobalRate divided by the shard count; negative, or a negative
+	// TableEvery, which asks for every table edit at once: no limit).
 	// Every such request spends it; only table draws wait for it: when
 	// more tables are busy than it leaves room for, each is drawn less
 	// often, in turn, rather than earning 429s.
