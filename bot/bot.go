@@ -61,9 +61,12 @@ func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (
 	if err != nil {
 		return nil, fmt.Errorf("create discord session: %w", err)
 	}
-	var transport http.RoundTripper = http.DefaultTransport
+	transport := cfg.Transport
+	if transport == nil {
+		transport = NewTransport()
+	}
 	if cfg.APIURL != "" {
-		transport = newRewrite(cfg.APIURL)
+		transport = newRewrite(cfg.APIURL, transport)
 	}
 	// Handlers only queue work, so running them inline keeps each channel's
 	// events in order without blocking other channels.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"os"
 	"strconv"
@@ -60,6 +61,9 @@ type Config struct {
 	// more tables are busy than it leaves room for, each is drawn less
 	// often, in turn, rather than earning 429s.
 	GlobalRate float64
+	// Transport carries the bot's HTTP requests (nil: NewTransport()); the
+	// load command wraps it to watch them.
+	Transport http.RoundTripper
 }
 
 // DefaultTableEvery is Config.TableEvery when it is zero.

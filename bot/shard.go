@@ -104,7 +104,7 @@ func RecommendedShards(cfg Config) (int, error) {
 		return 0, err
 	}
 	if cfg.APIURL != "" {
-		s.Client = &http.Client{Transport: newRewrite(cfg.APIURL), Timeout: 20 * time.Second}
+		s.Client = &http.Client{Transport: newRewrite(cfg.APIURL, http.DefaultTransport), Timeout: 20 * time.Second}
 	}
 	g, err := s.GatewayBot()
 	if err != nil {

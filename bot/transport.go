@@ -16,8 +16,19 @@ type rewrite struct {
 	next http.RoundTripper
 }
 
-func newRewrite(base string) *rewrite {
-	return &rewrite{base: strings.TrimRight(base, "/"), next: http.DefaultTransport}
+func newRewrite(base string, next http.RoundTripper) *rewrite {
+	return &rewrite{base: strings.TrimRight(base, "/"), next: next}
+}
+
+// NewTransport is the bot's HTTP transport: Go's default one with room for
+// an idle connection per channel lane at work. Every request goes to one
+// host, and the default keeps only two idle connections per host, so busy
+// channels would otherwise close and redial connections on every request.
+func NewTransport() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConns = 256
+	t.MaxIdleConnsPerHost = 256
+	return t
 }
 
 func (t *rewrite) RoundTrip(r *http.Request) (*http.Response, error) {

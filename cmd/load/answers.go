@@ -11,8 +11,7 @@ import (
 )
 
 // botTransport wraps the HTTP transport the bot's session sends its REST
-// requests through (http.DefaultTransport, which bot.New takes for its
-// rewrite to the fake's URL). It changes nothing; it watches, for two
+// requests through (Config.Transport). It changes nothing; it watches, for two
 // reasons, without touching the fake:
 //
 //   - It times every interaction answer from its dispatch: it sees each

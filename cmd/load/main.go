@@ -22,7 +22,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -266,12 +265,10 @@ func run(ctx context.Context, o options) (*Report, error) {
 	var seed atomic.Uint64
 	cfg := bot.Config{Token: fakediscord.BotToken, APIURL: r.fake.APIURL(), DBPath: dbPath, GuildID: r.fake.GuildID(),
 		LogLevel: o.logLevel, Seeds: func() uint64 { return seed.Add(1) }}
-	// The bot's session sends its REST requests through http.DefaultTransport
-	// (bot.New takes it for the rewrite to the fake): watch them there.
-	tr := newBotTransport(http.DefaultTransport)
-	http.DefaultTransport = tr
+	// Watch the bot's REST requests on its transport.
+	tr := newBotTransport(bot.NewTransport())
+	cfg.Transport = tr
 	b, err := bot.New(cfg, db, log, bot.Catalog())
-	http.DefaultTransport = tr.next
 	r.bt = tr
 	if err != nil {
 		db.Close()
