@@ -2,14 +2,19 @@ package store
 
 import (
 	"errors"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 )
 
 // Writes from every channel go through one committer, which puts all the
 // writes waiting at that moment into one transaction: one fsync for many
-// moves, each still durable before its caller returns. There is no
-// waiting to fill a batch: an idle store commits a lone write at once.
+// moves, each still durable before its caller returns. An idle store
+// commits a lone write at once; a busy one (writes came in while it
+// committed) starts its transactions at most every pace, so each fsync
+// carries more moves: a bbolt commit costs two fdatasyncs whatever it holds,
+// and at 100 busy channels, committing back to back made a transaction of
+// little more than one move.
 type write struct {
 	fn   func(*bolt.Tx) error
 	done chan error
@@ -22,6 +27,11 @@ type write struct {
 // not wait for its commit (Done) must not wait for the queue either.
 const queued = 4096
 
+// pace is the least time between the starts of two transactions while
+// busy: it adds at most that to a move's answer and, in the load command's
+// 100-channel duel, cut fsyncs per move from 0.8 to 0.3.
+const pace = 2 * time.Millisecond
+
 // maxBatch bounds a transaction, so one slow commit cannot grow unbounded.
 const maxBatch = 256
 
@@ -30,7 +40,15 @@ func (s *Store) startCommitter() {
 	s.stopped = make(chan struct{})
 	go func() {
 		defer close(s.stopped)
+		var started time.Time
+		busy := false
 		for w := range s.writes {
+			if busy {
+				if d := pace - time.Since(started); d > 0 {
+					time.Sleep(d)
+				}
+			}
+			started = time.Now()
 			batch := []write{w}
 		more:
 			for len(batch) < maxBatch {
@@ -45,6 +63,7 @@ func (s *Store) startCommitter() {
 				}
 			}
 			s.commitBatch(batch)
+			busy = len(s.writes) > 0
 		}
 	}()
 }
@@ -54,6 +73,7 @@ func (s *Store) startCommitter() {
 var errRetryAlone = errors.New("retry writes one by one")
 
 func (s *Store) commitBatch(batch []write) {
+	s.transactions.Add(1)
 	if len(batch) == 1 {
 		batch[0].finish(s.db.Update(batch[0].fn))
 		return
@@ -68,6 +88,7 @@ func (s *Store) commitBatch(batch []write) {
 	})
 	if errors.Is(err, errRetryAlone) {
 		for _, w := range batch {
+			s.transactions.Add(1)
 			w.finish(s.db.Update(w.fn))
 		}
 		return
@@ -76,6 +97,10 @@ func (s *Store) commitBatch(batch []write) {
 		w.finish(err)
 	}
 }
+
+// Transactions is how many write transactions (each fsync'd) the store
+// has committed since it opened.
+func (s *Store) Transactions() uint64 { return s.transactions.Load() }
 
 func (w write) finish(err error) {
 	if w.after != nil {

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -35,6 +36,8 @@ type Store struct {
 	writes  chan write
 	stopped chan struct{}
 	cache   *cache
+	// transactions counts the committer's write transactions.
+	transactions atomic.Uint64
 }
 
 // Open opens (or creates) the database file.

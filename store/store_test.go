@@ -283,6 +283,11 @@ func TestConcurrentWritesCommitTogether(t *testing.T) {
 	if failed != 1 {
 		t.Fatalf("%d writers failed; want exactly the one whose channel was taken", failed)
 	}
+	// 64 writers of 5 commits each: one transaction per write would be
+	// over 300.
+	if n := s.Transactions(); n == 0 || n > 160 {
+		t.Fatalf("%d transactions for about 320 writes; want them grouped, at most 160", n)
+	}
 	s.Close()
 	s, err := Open(path)
 	if err != nil {

@@ -414,6 +414,7 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 
 	// The window.
 	r.fake.ResetRESTCounts()
+	txBefore := r.db.Transactions()
 	failedBefore := len(r.fake.FailedInteractions())
 	if o.cpuprofile != "" {
 		f, err := os.Create(o.cpuprofile)
@@ -492,6 +493,7 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 	}
 
 	counts := r.fake.RESTCounts()
+	rep.Transactions = int(r.db.Transactions() - txBefore)
 	rep.Global, rep.Exempt, rep.Invalid, rep.NotFound, rep.ByRoute = counts.Global, counts.Exempt, counts.Invalid, counts.NotFound, counts.ByRoute
 	rep.Failed = len(r.fake.FailedInteractions()) - failedBefore
 	var lat []time.Duration
@@ -545,6 +547,7 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 	if rep.Moves > 0 {
 		rep.GlobalPerMove = float64(rep.Global) / float64(rep.Moves)
 		rep.ExemptPerMove = float64(rep.Exempt) / float64(rep.Moves)
+		rep.TxPerMove = float64(rep.Transactions) / float64(rep.Moves)
 		rep.RESTPerMove = rep.GlobalPerMove + rep.ExemptPerMove
 	}
 	if firstErr != nil {

@@ -50,7 +50,9 @@ type Report struct {
 	Window        time.Duration `json:"window"` // from the window's opening until the last click sent in it returned
 	Moves         int           `json:"moves"`  // move clicks the bot answered by updating the hand
 	MovesPerSec   float64       `json:"moves_per_sec"`
-	VsCeiling     float64       `json:"vs_ceiling"`     // MovesPerSec ÷ Ceiling
+	VsCeiling     float64       `json:"vs_ceiling"`   // MovesPerSec ÷ Ceiling
+	Transactions  int           `json:"transactions"` // the bot's write transactions (one fsync'd commit each) in the window and its output
+	TxPerMove     float64       `json:"tx_per_move"`
 	Stale         int           `json:"stale"`          // clicks answered "that button was from an earlier moment"
 	Refused       int           `json:"refused"`        // clicks answered with another refusal
 	Games         int           `json:"games"`          // games played to the end in the window
@@ -141,6 +143,7 @@ func (r *Report) Print(w io.Writer) {
 			r.Warmup.Round(time.Millisecond), r.WarmAnswers, ms(r.WarmP99), ms(r.WarmMax))
 	}
 	p("moves:          %d in %v = %.1f moves/s = %.2f × the bbolt ceiling", r.Moves, r.Window.Round(time.Millisecond), r.MovesPerSec, r.VsCeiling)
+	p("commits:        %d bbolt write transactions = %.2f per move (group commit)", r.Transactions, r.TxPerMove)
 	p("dispatch→answer: p50 %s, p90 %s, p99 %s, max %s over %d answers; %d after 3 s",
 		ms(r.AnsP50), ms(r.AnsP90), ms(r.AnsP99), ms(r.AnsMax), r.Answers, r.AnsLate)
 	p("                (bot side: interaction id's millisecond → callback accepted, on the bot's HTTP transport; ≤ 1 ms high)")
