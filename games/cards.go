@@ -88,10 +88,21 @@ func (c Card) PipValue() int {
 }
 
 // MarshalJSON stores a card as its code, keeping saved states small and readable.
-func (c Card) MarshalJSON() ([]byte, error) { return json.Marshal(c.Code()) }
+func (c Card) MarshalJSON() ([]byte, error) {
+	// Codes are plain ASCII: quoting them needs no escaping.
+	return []byte(`"` + c.Code() + `"`), nil
+}
 
 // UnmarshalJSON reads a card code.
 func (c *Card) UnmarshalJSON(b []byte) error {
+	// A game state holds dozens of cards: skip the general decoder for the
+	// usual form, a two-letter code in quotes.
+	if len(b) == 4 && b[0] == '"' && b[3] == '"' {
+		if v, err := ParseCard(string(b[1:3])); err == nil {
+			*c = v
+			return nil
+		}
+	}
 	var s string
 	if err := json.Unmarshal(b, &s); err != nil {
 		return err

@@ -126,3 +126,28 @@ func TestValidateOptions(t *testing.T) {
 		t.Error("unknown option accepted")
 	}
 }
+
+// Every card, jokers included, survives JSON inside a struct; a bad code
+// is refused, an escaped one read.
+func TestEveryCardJSON(t *testing.T) {
+	for _, c := range StandardDeck(2) {
+		b, err := json.Marshal(struct{ C []Card }{[]Card{c, c}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back struct{ C []Card }
+		if err := json.Unmarshal(b, &back); err != nil || len(back.C) != 2 || back.C[0] != c || back.C[1] != c {
+			t.Fatalf("%v: %s read back as %v (%v)", c, b, back.C, err)
+		}
+	}
+	for _, bad := range []string{`"ZZ"`, `"AS "`, `7`, `"X9"`} {
+		var c Card
+		if err := json.Unmarshal([]byte(bad), &c); err == nil {
+			t.Errorf("%s read as %v; want an error", bad, c)
+		}
+	}
+	var c Card
+	if err := json.Unmarshal([]byte(`"\u0041S"`), &c); err != nil || c.Code() != "AS" {
+		t.Errorf(`an escaped code read as %v (%v); want AS`, c, err)
+	}
+}
