@@ -256,9 +256,9 @@ type attachment struct {
 func (m *message) public() *Message {
 	p := &Message{
 		ID: m.id, ChannelID: m.channelID, Content: m.content, AuthorID: m.author.ID,
-		Embeds: cloneJSON(m.embeds), Components: rowsOf(m.components),
+		Embeds: cloneEmbeds(m.embeds), Components: rowsOf(m.components),
 		Ephemeral: m.ephemeral, VisibleTo: m.owner, Edits: m.edits,
-		AllowedMentions: cloneJSON(m.allowed), Reactions: map[string][]string{}, Nonce: m.nonce,
+		AllowedMentions: cloneAllowed(m.allowed), Reactions: map[string][]string{}, Nonce: m.nonce,
 	}
 	for _, r := range m.reactions {
 		p.Reactions[r.emoji] = slices.Clone(r.users)

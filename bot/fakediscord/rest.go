@@ -612,7 +612,7 @@ func (s *Server) attachLocked(old []attachment, keep []string, files []attachmen
 }
 
 func richEmbeds(embeds []*discordgo.MessageEmbed) []*discordgo.MessageEmbed {
-	out := cloneJSON(embeds)
+	out := cloneEmbeds(embeds)
 	for _, e := range out {
 		e.Type = discordgo.EmbedTypeRich
 	}

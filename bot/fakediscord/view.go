@@ -162,7 +162,7 @@ func (s *Server) chatLocked(m *message, viewer *User) ChatMessage {
 	rows, _ := json.Marshal(nonNil(m.components))
 	c := ChatMessage{
 		ID: m.id, ChannelID: m.channelID, Type: m.kind, Author: m.author.member(), Content: m.content,
-		Embeds: cloneJSON(nonNil(m.embeds)), Components: rows, Ephemeral: m.ephemeral, Loading: m.loading,
+		Embeds: cloneEmbeds(nonNil(m.embeds)), Components: rows, Ephemeral: m.ephemeral, Loading: m.loading,
 		SuppressEmbeds: m.flags&flagSuppressEmbeds != 0, Timestamp: m.created, Edited: m.edited, Edits: m.edits,
 		Mentions: slices.Clone(m.mentions), ThreadRef: m.threadRef, Snapshot: m.public(),
 	}

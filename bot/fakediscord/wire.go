@@ -2,7 +2,10 @@ package fakediscord
 
 import (
 	"encoding/json"
+	"slices"
 	"strconv"
+
+	"github.com/bwmarrin/discordgo"
 )
 
 // The wire* types are the JSON shapes Discord sends, field for field as far as
@@ -269,4 +272,48 @@ func cloneJSON[T any](v T) T {
 		panic(err)
 	}
 	return out
+}
+
+// cloneEmbeds deep-copies embeds as cloneJSON would, without its cost: a
+// load run's players read their hands through it thousands of times a
+// second.
+func cloneEmbeds(embeds []*discordgo.MessageEmbed) []*discordgo.MessageEmbed {
+	if embeds == nil {
+		return nil
+	}
+	out := make([]*discordgo.MessageEmbed, len(embeds))
+	for i, e := range embeds {
+		if e == nil {
+			continue
+		}
+		c := *e
+		c.Footer, c.Image, c.Thumbnail = clonePtr(e.Footer), clonePtr(e.Image), clonePtr(e.Thumbnail)
+		c.Video, c.Provider, c.Author = clonePtr(e.Video), clonePtr(e.Provider), clonePtr(e.Author)
+		if e.Fields != nil {
+			c.Fields = make([]*discordgo.MessageEmbedField, len(e.Fields))
+			for j, f := range e.Fields {
+				c.Fields[j] = clonePtr(f)
+			}
+		}
+		out[i] = &c
+	}
+	return out
+}
+
+func cloneAllowed(a *discordgo.MessageAllowedMentions) *discordgo.MessageAllowedMentions {
+	if a == nil {
+		return nil
+	}
+	c := *a
+	c.Parse, c.Roles, c.Users = slices.Clone(a.Parse), slices.Clone(a.Roles), slices.Clone(a.Users)
+	return &c
+}
+
+// clonePtr copies a struct of plain values behind a pointer.
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	c := *p
+	return &c
 }
