@@ -26,9 +26,8 @@ import (
 //
 // It also keeps the process's budget of requests against Discord's global
 // limit: rate a second with a burst of a second's worth (a GCRA: tat is
-// when the budget is next whole). Every such request spends it and waits
-// for its turn (metered, on the HTTP client), so the bot never earns a
-// global 429; a table draw is put off until the budget has room. A put-off draw books
+// when the budget is next whole). Every such request spends it (metered,
+// on the HTTP client); a table draw waits for it. A put-off draw books
 // its turn when it is put off, so busy channels are drawn in the order
 // they asked, and its request then spends nothing more.
 type tableClocks struct {
@@ -92,13 +91,11 @@ func (t *tableClocks) drawn(channel string) {
 	}
 }
 
-// spend counts one request against the global limit and says how long it
-// must wait for its turn (0 while the budget lasts).
-func (t *tableClocks) spend() time.Duration {
+// spend counts one request against the global limit.
+func (t *tableClocks) spend() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	now := t.now()
-	return t.spendLocked(now).Sub(now)
+	t.spendLocked(t.now())
 }
 
 func (t *tableClocks) perLocked() time.Duration {

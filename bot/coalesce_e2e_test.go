@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/cardtable/cardbot/bot/fakediscord"
-	"github.com/cardtable/cardbot/store"
 )
 
 // Moves faster than the table may be edited are drawn on it together: far
@@ -186,43 +185,5 @@ func TestBusyTablesShareTheGlobalBudget(t *testing.T) {
 	}
 	if owed, _ := h.db.Pending(); len(owed) != 0 {
 		t.Fatalf("%d outputs still owed after Idle", len(owed))
-	}
-}
-
-// Every request against the global limit waits for the budget, not only
-// table draws: opening tables in several channels at once (lobbies, tables,
-// pings) stays within a second's worth plus the rate, though each opening
-// posts more than the budget's share.
-func TestEveryGlobalRequestWaitsForTheBudget(t *testing.T) {
-	const rate, channels = 4.0, 4
-	h := newHarness(t, func(h *harness) { h.tableRate = rate })
-	var chs []string
-	for n := range channels {
-		ch := h.fake.NewChannel(fmt.Sprintf("duel-%d", n))
-		h.fake.DenyThreads(ch)
-		chs = append(chs, ch)
-	}
-	h.bot.Idle()
-	h.fake.ResetRESTCounts()
-	start := time.Now()
-	for n, ch := range chs {
-		duelTable(t, h, ch, n)
-	}
-	h.bot.Idle()
-	elapsed := time.Since(start)
-	c := h.fake.RESTCounts()
-	if most := int(rate + rate*elapsed.Seconds()); c.Global > most {
-		t.Fatalf("opening %d tables in %v made %d requests against the global limit; the budget allows %d", channels, elapsed, c.Global, most)
-	}
-	if c.Global < channels {
-		t.Fatalf("%d global requests for %d new tables: the tables were never posted", c.Global, channels)
-	}
-	if c.Invalid != 0 {
-		t.Fatalf("%d invalid requests", c.Invalid)
-	}
-	for _, ch := range chs {
-		if rec, _ := h.db.Game(ch); rec == nil || rec.Status != store.Playing {
-			t.Fatalf("%s: no game playing", ch)
-		}
 	}
 }

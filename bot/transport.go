@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -48,29 +47,15 @@ func (t *rewrite) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // metered spends the global budget for each request Discord counts
-// against the bot's global limit, all but the interaction endpoints, and
-// holds it until its turn: past the limit Discord answers 429, and those
-// count toward its ban on invalid requests. Only output lanes wait here;
-// answers go through interaction endpoints.
+// against the bot's global limit: all but the interaction endpoints.
 type metered struct {
 	next  http.RoundTripper
-	spend func() time.Duration
+	spend func()
 }
 
 func (t *metered) RoundTrip(r *http.Request) (*http.Response, error) {
 	if !exemptPath(r.URL.Path) {
-		if d := t.spend(); d > 0 {
-			wait := time.NewTimer(d)
-			select {
-			case <-wait.C:
-			case <-r.Context().Done():
-				wait.Stop()
-				if r.Body != nil {
-					r.Body.Close() // a RoundTripper closes the body, also on errors
-				}
-				return nil, r.Context().Err()
-			}
-		}
+		t.spend()
 	}
 	return t.next.RoundTrip(r)
 }

@@ -51,7 +51,6 @@ type options struct {
 	cpuprofile string
 	warmup     time.Duration
 	barrier    bool
-	budget     bool // keep the bot's budget against Discord's global limit
 	tracefile  string
 	blockprof  string
 	ceiling    time.Duration // how long to measure the bbolt ceiling
@@ -78,9 +77,6 @@ func main() {
 	flag.IntVar(&o.channels, "channels", 100, fmt.Sprintf("channels playing at once (0–%d); 0 only measures start-up", maxChannels))
 	flag.DurationVar(&o.duration, "duration", 20*time.Second, "how long the channels play (at most 10m)")
 	flag.BoolVar(&o.barrier, "barrier", false, "end every move click with the fake's Sync barrier, as the tests do (costs heartbeats on the bot's gateway)")
-	flag.BoolVar(&o.budget, "budget", false, "keep the bot's budget of 45 requests a second against Discord's global limit, as it runs in production:\n"+
-		"every channel post, edit and delete then waits its turn, so the figures show one token's ceiling on real Discord\n"+
-		"(off: lifted like the fake's rate limits, so they show the bot's own capacity)")
 	flag.DurationVar(&o.warmup, "warmup", 2*time.Second, "how long the channels play before the window opens (not counted)")
 	flag.DurationVar(&o.think, "think", 0, "pause before each move, ±50% (0: click as soon as the hand shows the move)")
 	flag.StringVar(&o.db, "db", "", "bot database to use and keep (default: a temporary file, removed afterwards);\n"+
@@ -269,10 +265,6 @@ func run(ctx context.Context, o options) (*Report, error) {
 	var seed atomic.Uint64
 	cfg := bot.Config{Token: fakediscord.BotToken, APIURL: r.fake.APIURL(), DBPath: dbPath, GuildID: r.fake.GuildID(),
 		LogLevel: o.logLevel, Seeds: func() uint64 { return seed.Add(1) }}
-	if !o.budget {
-		cfg.GlobalRate = -1
-	}
-	rep.Budget = o.budget
 	// Watch the bot's REST requests on its transport.
 	tr := newBotTransport(bot.NewTransport())
 	cfg.Transport = tr

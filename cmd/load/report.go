@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/cardtable/cardbot/bot"
 )
 
 // Report is what one load run measured. Durations are in nanoseconds when
@@ -70,8 +68,6 @@ type Report struct {
 	// meanwhile).
 	P50, P90, P99, Max time.Duration
 	Barrier            bool `json:"barrier"`
-	// Budget: the bot kept its budget against Discord's global limit.
-	Budget bool `json:"budget"`
 	// Latency of every interaction answered in the window, at the bot's
 	// side: from dispatch (the interaction id's millisecond) to the fake's
 	// acceptance of the callback, seen on the bot's HTTP transport.
@@ -120,11 +116,6 @@ func (r *Report) Print(w io.Writer) {
 	p("cardbot load — game %s, %d channels, think time %s", r.Game, r.Channels, think)
 	p("machine:        %s", r.Machine)
 	p("database:       %s", r.DB)
-	if r.Budget {
-		p("global budget:  on: the bot's %g requests a second against Discord's global limit, as in production", bot.DefaultGlobalRate)
-	} else {
-		p("global budget:  off, like the fake's rate limits (-budget keeps the bot's %g a second): the bot's own capacity", bot.DefaultGlobalRate)
-	}
 	after := ""
 	if r.CeilingAfter > 0 {
 		after = fmt.Sprintf(", %.0f after the load", r.CeilingAfter)
