@@ -40,7 +40,10 @@ type Bot struct {
 	answered  tokens      // interaction tokens whose answers Discord took
 	startedAt time.Time   // tokens from before were answered by an earlier process
 	dead      tokens      // tokens and message ids that answered 404: never tried again
-	threads   sync.Map    // channel id → *store.Thread (nil: not a game's thread)
+	// refreshing bounds the hand refreshes under way at once across
+	// channels, so a burst of them leaves room for answers.
+	refreshing chan struct{}
+	threads    sync.Map // channel id → *store.Thread (nil: not a game's thread)
 }
 
 // invitePermissions: View Channels, Send Messages, Embed Links, Read
@@ -76,7 +79,8 @@ func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (
 	if cfg.ShardCount > 1 { // discordgo then identifies with [id, count]
 		s.ShardID, s.ShardCount = cfg.ShardID, cfg.ShardCount
 	}
-	b := &Bot{cfg: cfg, log: log, db: db, s: s, catalog: catalog, lanes: newLanes(), seeds: cfg.Seeds, now: cfg.Now, timers: newScheduler()}
+	b := &Bot{cfg: cfg, log: log, db: db, s: s, catalog: catalog, lanes: newLanes(), seeds: cfg.Seeds, now: cfg.Now, timers: newScheduler(),
+		refreshing: make(chan struct{}, 4)}
 	b.lanes.tables.rate = cfg.globalRate()
 	s.Client = &http.Client{Transport: &metered{next: transport, spend: b.lanes.tables.spend}, Timeout: 20 * time.Second}
 	if b.seeds == nil {

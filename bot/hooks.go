@@ -23,12 +23,8 @@ func (b *Bot) answer(i *discordgo.Interaction, resp *discordgo.InteractionRespon
 	return b.hook(http.MethodPost, discordgo.EndpointInteractionResponse(i.ID, i.Token), resp)
 }
 
-// editHand changes the message an interaction token answered with.
-var handSem = make(chan struct{}, 4)
-
-func (b *Bot) editHand(app, token string, e *discordgo.WebhookEdit) error {
-	handSem <- struct{}{}
-	defer func() { <-handSem }()
+// editOriginal changes the message an interaction token answered with.
+func (b *Bot) editOriginal(app, token string, e *discordgo.WebhookEdit) error {
 	return b.hook(http.MethodPatch, discordgo.EndpointWebhookMessage(app, token, "@original"), e)
 }
 

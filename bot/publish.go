@@ -549,7 +549,12 @@ func (b *Bot) refreshHands(rec *store.Game, g games.Game, seats []int) {
 				break
 			}
 			sent := time.Now()
-			if err := b.retry(func() error { return b.editHand(app, s.HandToken, m.webhookEdit()) }); err != nil {
+			err = b.retry(func() error {
+				b.refreshing <- struct{}{}
+				defer func() { <-b.refreshing }()
+				return b.editOriginal(app, s.HandToken, m.webhookEdit())
+			})
+			if err != nil {
 				if isUnknownMessage(err) {
 					b.dead.take(s.HandToken)
 				}
