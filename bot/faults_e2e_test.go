@@ -27,26 +27,37 @@ func playOn(t *testing.T, h *harness, users []*fakediscord.User) bool {
 	if r == nil || r.Message == nil {
 		t.Fatalf("%s's My hand answered %+v", u.Name, r)
 	}
-	for _, b := range r.Message.Buttons() {
+	if pressFirst(t, u, r.Message, "Life is not fair, but draw two") {
+		return true
+	}
+	t.Fatalf("%s has nothing to do:\n%s", u.Name, r.Message.Text())
+	return false
+}
+
+// pressFirst clicks a hand's first enabled button (typing text into a text
+// box it opens), or else picks the first choice of its first menu. False
+// if the hand offers neither.
+func pressFirst(t *testing.T, u *fakediscord.User, hand *fakediscord.Message, text string) bool {
+	t.Helper()
+	for _, b := range hand.Buttons() {
 		if b.Disabled {
 			continue
 		}
-		r := u.Click(r.Message, b.CustomID)
+		r := u.Click(hand, b.CustomID)
 		if r != nil && r.Modal != nil {
-			r = u.Submit(r.Modal, map[string]string{"text": "Life is not fair, but draw two"})
+			r = u.Submit(r.Modal, map[string]string{"text": text})
 		}
 		if r == nil || r.Type == 0 {
 			t.Fatalf("%s's %q answered %+v", u.Name, b.Label, r)
 		}
 		return true
 	}
-	if sels := r.Message.Selects(); len(sels) > 0 {
-		if r := u.Select(r.Message, sels[0].CustomID, sels[0].Options[0].Value); r == nil || r.Type == 0 {
+	if sels := hand.Selects(); len(sels) > 0 {
+		if r := u.Select(hand, sels[0].CustomID, sels[0].Options[0].Value); r == nil || r.Type == 0 {
 			t.Fatalf("%s's choice answered %+v", u.Name, r)
 		}
 		return true
 	}
-	t.Fatalf("%s has nothing to do:\n%s", u.Name, r.Message.Text())
 	return false
 }
 

@@ -96,25 +96,27 @@ func (g *Game) clone() *Game {
 	c.Waiting = slices.Clone(g.Waiting)
 	c.Log = slices.Clone(g.Log)
 	c.Timers = maps.Clone(g.Timers)
-	if g.Reacts != nil {
-		c.Reacts = make(map[string][]string, len(g.Reacts))
-		for k, v := range g.Reacts {
-			c.Reacts[k] = slices.Clone(v)
-		}
-	}
+	c.Reacts = cloneLists(g.Reacts)
 	return &c
 }
 
 func (p *Posts) clone() *Posts {
 	c := *p
 	c.Refs = maps.Clone(p.Refs)
-	if p.Emoji != nil {
-		c.Emoji = make(map[string][]string, len(p.Emoji))
-		for k, v := range p.Emoji {
-			c.Emoji[k] = slices.Clone(v)
-		}
-	}
+	c.Emoji = cloneLists(p.Emoji)
 	return &c
+}
+
+// cloneLists copies a map of lists, the lists too; nil stays nil.
+func cloneLists(m map[string][]string) map[string][]string {
+	if m == nil {
+		return nil
+	}
+	c := make(map[string][]string, len(m))
+	for k, v := range m {
+		c[k] = slices.Clone(v)
+	}
+	return c
 }
 
 // pendingPosts returns a copy of a game's posts while writes are under way.

@@ -417,25 +417,19 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 	txBefore := r.db.Transactions()
 	failedBefore := len(r.fake.FailedInteractions())
 	if o.cpuprofile != "" {
-		f, err := os.Create(o.cpuprofile)
+		f, err := startWriting(o.cpuprofile, pprof.StartCPUProfile)
 		if err != nil {
 			return err
 		}
 		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
 		rep.Profile = o.cpuprofile
 	}
 	if o.tracefile != "" {
-		f, err := os.Create(o.tracefile)
+		f, err := startWriting(o.tracefile, trace.Start)
 		if err != nil {
 			return err
 		}
 		defer f.Close()
-		if err := trace.Start(f); err != nil {
-			return err
-		}
 	}
 	if o.blockprof != "" {
 		runtime.SetBlockProfileRate(int(100 * time.Microsecond))
@@ -560,4 +554,18 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 func (r *loadRun) measures(t time.Time) bool {
 	from := r.from.Load()
 	return from != 0 && t.UnixNano() >= from
+}
+
+// startWriting creates path and starts a profile or trace writing to it;
+// the caller closes the file once it is stopped.
+func startWriting(path string, start func(io.Writer) error) (*os.File, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := start(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
 }
