@@ -38,6 +38,7 @@ type Bot struct {
 	bg        sync.WaitGroup
 	killed    atomic.Bool // a test's simulated kill (Config.Crash)
 	answered  tokens      // interaction tokens whose answers Discord took
+	answering tokens      // hand tokens whose answers were sent, from when
 	startedAt time.Time   // tokens from before were answered by an earlier process
 	dead      tokens      // tokens and message ids that answered 404: never tried again
 	// refreshing bounds the hand refreshes under way at once across

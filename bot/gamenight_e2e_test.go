@@ -246,3 +246,78 @@ func TestCampaignOutlivesAQuietWeek(t *testing.T) {
 		t.Fatal("the campaign was closed after a quiet week")
 	}
 }
+
+// A hand refresh whose response is lost is sent again; if its player has
+// moved from the first copy in the meantime, the copy must not land after
+// the answer that drew the newer hand: what the player holds is never
+// older than the game. Every answer is deferred at once (from the restart
+// on), so a click returns while the bot still works on it.
+func TestRetriedHandEditNeverHidesANewerAnswer(t *testing.T) {
+	h := newHarness(t)
+	users := duelPlayers(t, h)
+	h.answerWithin = 1
+	h.restart()
+	rec := h.record()
+	mover, next := rec.Waiting[0], 1-rec.Waiting[0]
+
+	// Only edits through next's hand token: the mover's own answer is left alone.
+	route := "/webhooks/{app}/" + rec.Seats[next].HandToken + "/messages/{message}"
+	h.fake.Inject(fakediscord.Fault{Method: "PATCH", Route: route, Status: 500, Phase: fakediscord.After})
+	held, release := h.fake.Hold("PATCH", route)
+	defer release()
+	// Clicks end at their answers, not when the bot's work is done: that
+	// work is what the hold stops.
+	h.fake.SetBarrier(false)
+	h.fake.SetSettler(nil)
+
+	if !pressFirst(t, users[mover], users[mover].LastEphemeral(h.ch), "") {
+		t.Fatal("no move in the mover's hand")
+	}
+	select {
+	case <-held: // the refresh of next's hand applied, its response lost, and its retry waiting
+	case <-time.After(10 * time.Second):
+		t.Fatal("no retried hand refresh after the lost response")
+	}
+	if now := h.record(); len(now.Waiting) != 1 || now.Waiting[0] != next {
+		t.Fatalf("after the move, waiting for %v, want seat %d", now.Waiting, next)
+	}
+	hand := users[next].LastEphemeral(h.ch)
+	applied := buttonsOf(hand)
+	if !pressFirst(t, users[next], hand, "") { // from the copy that was applied
+		t.Fatal("the applied copy of the hand offers no move")
+	}
+	// The answer may land now, before the retry, as on a slow network; a
+	// bot that orders them holds it until the release, and the wait ends
+	// with the window.
+	window := time.NewTimer(300 * time.Millisecond)
+	defer window.Stop()
+wait:
+	for changed := h.fake.Changes(); buttonsOf(h.fake.Message(h.ch, hand.ID)) == applied; changed = h.fake.Changes() {
+		select {
+		case <-changed:
+		case <-window.C:
+			break wait
+		}
+	}
+	release()
+
+	h.fake.SetBarrier(true)
+	h.fake.SetSettler(func() { h.bot.Idle() })
+	h.bot.Idle()
+	shown := h.fake.Message(h.ch, hand.ID)
+	fresh := users[next].Command(h.ch, "game", fakediscord.Sub("hand"))
+	if fresh == nil || fresh.Message == nil {
+		t.Fatal("no fresh hand")
+	}
+	if got, want := buttonsOf(shown), buttonsOf(fresh.Message); got != want {
+		t.Fatalf("the hand shows %s, the game %s", got, want)
+	}
+}
+
+func buttonsOf(m *fakediscord.Message) string {
+	var out []string
+	for _, b := range m.Buttons() {
+		out = append(out, fmt.Sprintf("%s(disabled=%v)", b.CustomID, b.Disabled))
+	}
+	return strings.Join(out, " ")
+}

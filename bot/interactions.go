@@ -31,6 +31,9 @@ func (b *Bot) onInteraction(i *discordgo.Interaction, received time.Time) {
 		}
 	}
 	r, next := b.safeRoute(i)
+	if r.held != nil {
+		b.answering.take(r.held.token)
+	}
 	var answered bool
 	if d.finish() {
 		answered = b.editAnswer(i, r, d.placeholder)

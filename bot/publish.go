@@ -548,12 +548,20 @@ func (b *Bot) refreshHands(rec *store.Game, g games.Game, seats []int) {
 				b.log.Error("render hand", "err", err)
 				break
 			}
-			sent := time.Now()
+			var moved bool
 			err = b.retry(func() error {
 				b.refreshing <- struct{}{}
 				defer func() { <-b.refreshing }()
+				// Checked again after the wait for a turn: the change that
+				// moved the view on draws it.
+				if moved = b.viewMoved(drawn, seat) != nil; moved {
+					return nil
+				}
 				return b.editOriginal(app, s.HandToken, m.webhookEdit())
 			})
+			if moved {
+				break
+			}
 			if err != nil {
 				if isUnknownMessage(err) {
 					b.dead.take(s.HandToken)
@@ -562,13 +570,16 @@ func (b *Bot) refreshHands(rec *store.Game, g games.Game, seats []int) {
 				break
 			}
 			// The answer to the seat's own next move, made from this hand,
-			// writes the same message: if Discord took it before this edit
-			// was sent, this edit put an older view over it. (A view moved
-			// on by someone else's move is redrawn by that move's output.)
+			// writes the same message: if it was sent before this edit
+			// came back, Discord may have applied the two in either order,
+			// and this edit may have put an older view over it. (A view
+			// moved on by someone else's move is redrawn by that move's
+			// output.)
+			done := time.Now()
 			if drawn = b.viewMoved(drawn, seat); drawn == nil || drawn.Seats[seat].HandToken == s.HandToken {
 				break
 			}
-			if at, ok := b.answered.when(drawn.Seats[seat].HandToken); !ok || !at.Before(sent) {
+			if at, ok := b.answering.when(drawn.Seats[seat].HandToken); !ok || at.After(done) {
 				break
 			}
 			if dg, err = b.shownState(drawn); err != nil {

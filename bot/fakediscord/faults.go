@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -119,6 +120,36 @@ func (s *Server) Inject(f Fault) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.scheduled = append(s.scheduled, &f)
+}
+
+// hold is a request to keep waiting, before it is applied, until released.
+type hold struct {
+	method, route string
+	held, release chan struct{}
+}
+
+// Hold makes the next request matching method and route (see RouteMessages
+// for patterns) that no fault answers wait, before it is applied, until
+// release is called; held is closed once it waits. It lets a test apply
+// other requests while one is in flight, as the network may reorder them.
+func (s *Server) Hold(method, route string) (held <-chan struct{}, release func()) {
+	h := &hold{method: method, route: apiPath(route), held: make(chan struct{}), release: make(chan struct{})}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.holds = append(s.holds, h)
+	var once sync.Once
+	return h.held, func() { once.Do(func() { close(h.release) }) }
+}
+
+// holdLocked takes the hold the request matches, if any.
+func (s *Server) holdLocked(method, path string) *hold {
+	for i, h := range s.holds {
+		if methodMatches(h.method, method) && routeMatches(h.route, path) {
+			s.holds = slices.Delete(s.holds, i, i+1)
+			return h
+		}
+	}
+	return nil
 }
 
 // FailNext makes the next n REST requests matching method and route (see

@@ -122,6 +122,14 @@ func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, pattern strin
 	}
 	s.counts.ByRoute[r.Method+" "+c.pattern]++
 	f := s.faultLocked(r.Method, c.path)
+	if f == nil {
+		if h := s.holdLocked(r.Method, c.path); h != nil {
+			s.mu.Unlock()
+			close(h.held)
+			<-h.release
+			s.mu.Lock()
+		}
+	}
 	switch {
 	case f != nil && f.Phase == Before:
 		s.markFaultedLocked(c.path)

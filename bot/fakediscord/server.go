@@ -127,6 +127,7 @@ type Server struct {
 
 	// Faults (faults.go).
 	scheduled          []*Fault
+	holds              []*hold
 	random             *Faults
 	rng                *rand.Rand
 	counts             RESTCounts
