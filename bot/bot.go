@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -44,6 +45,7 @@ type Bot struct {
 	// refreshing bounds the hand refreshes under way at once across
 	// channels, so a burst of them leaves room for answers.
 	refreshing chan struct{}
+	outputs    slots    // output jobs running at once: one per CPU
 	threads    sync.Map // channel id → *store.Thread (nil: not a game's thread)
 }
 
@@ -81,7 +83,7 @@ func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (
 		s.ShardID, s.ShardCount = cfg.ShardID, cfg.ShardCount
 	}
 	b := &Bot{cfg: cfg, log: log, db: db, s: s, catalog: catalog, lanes: newLanes(), seeds: cfg.Seeds, now: cfg.Now, timers: newScheduler(),
-		refreshing: make(chan struct{}, 4)}
+		refreshing: make(chan struct{}, 4), outputs: newSlots(runtime.GOMAXPROCS(0), outputHold)}
 	b.lanes.tables.rate = cfg.globalRate()
 	s.Client = &http.Client{Transport: &metered{next: transport, spend: b.lanes.tables.spend}, Timeout: 20 * time.Second}
 	if b.seeds == nil {

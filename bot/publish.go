@@ -28,7 +28,10 @@ func outLane(channel string) string { return "out:" + channel }
 
 // output queues work in a channel's output lane.
 func (b *Bot) output(channel, what string, f func()) {
-	b.lanes.push(outLane(channel), func() { b.guard(what, f) })
+	b.lanes.push(outLane(channel), func() {
+		defer b.outputs.take()()
+		b.guard(what, f)
+	})
 }
 
 // publisher is the follow-up of a committed change: shown is the move

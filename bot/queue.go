@@ -147,3 +147,32 @@ func (l *lanes) close() {
 	l.closed = true
 	l.mu.Unlock()
 }
+
+// slots lets a few output jobs (table and hand edits, which have no
+// deadline) run at once, so under load the CPU goes to answers first (an
+// answer has 3 s). A job that keeps its slot longer than hold gives it up
+// then: it is waiting (on Discord, a rate limit or the disk), and while it
+// waits the others go on.
+type slots struct {
+	c    chan struct{}
+	hold time.Duration
+}
+
+// outputHold is how long an output job keeps its slot.
+const outputHold = 50 * time.Millisecond
+
+func newSlots(n int, hold time.Duration) slots {
+	return slots{c: make(chan struct{}, n), hold: hold}
+}
+
+// take waits for a slot and returns its release.
+func (s slots) take() func() {
+	s.c <- struct{}{}
+	var once sync.Once
+	release := func() { once.Do(func() { <-s.c }) }
+	t := time.AfterFunc(s.hold, release)
+	return func() {
+		t.Stop()
+		release()
+	}
+}

@@ -246,3 +246,35 @@ func TestGlobalLimitPaths(t *testing.T) {
 		}
 	}
 }
+
+// Output jobs take one of a few slots; a job that keeps its slot past the
+// hold gives it up, and a release after that frees nothing of another's.
+func TestOutputSlots(t *testing.T) {
+	s := newSlots(2, time.Hour)
+	r1, r2 := s.take(), s.take()
+	select {
+	case s.c <- struct{}{}:
+		t.Fatal("a third job got a slot of two")
+	default:
+	}
+	r1()
+	r1() // twice: frees one slot, once
+	r3 := s.take()
+	if len(s.c) != 2 {
+		t.Fatalf("%d slots taken, want 2", len(s.c))
+	}
+	r2()
+	r3()
+	if len(s.c) != 0 {
+		t.Fatalf("%d slots taken after every release, want 0", len(s.c))
+	}
+
+	s = newSlots(1, time.Millisecond)
+	stuck := s.take() // a job asleep on a rate limit, say
+	next := s.take()  // waits for the hold to pass, not for the job
+	stuck()
+	if len(s.c) != 1 {
+		t.Fatalf("the late release of an expired slot freed the next job's: %d taken", len(s.c))
+	}
+	next()
+}
