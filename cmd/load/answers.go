@@ -150,13 +150,17 @@ func callbackID(path string) (uint64, bool) {
 	return 0, false
 }
 
-// between returns the latencies of the answers accepted in [from, to).
+// between returns the latencies of the answers accepted from from on to
+// interactions dispatched before to.
 func (t *botTransport) between(from, to time.Time) []time.Duration {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var out []time.Duration
 	for _, a := range t.times {
-		if !a.at.Before(from) && a.at.Before(to) {
+		// Answered after from, dispatched before to: a click the window
+		// counts (sent after from, back before to) is in, also when the
+		// bot's transport saw the answer just after the click came back.
+		if !a.at.Before(from) && a.at.Add(-a.lat).Before(to) {
 			out = append(out, a.lat)
 		}
 	}
