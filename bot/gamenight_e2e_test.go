@@ -282,7 +282,7 @@ func TestRetriedHandEditNeverHidesANewerAnswer(t *testing.T) {
 		t.Fatalf("after the move, waiting for %v, want seat %d", now.Waiting, next)
 	}
 	hand := users[next].LastEphemeral(h.ch)
-	applied := buttonsOf(hand)
+	applied := hand.ButtonsLine()
 	if !pressFirst(t, users[next], hand, "") { // from the copy that was applied
 		t.Fatal("the applied copy of the hand offers no move")
 	}
@@ -292,7 +292,7 @@ func TestRetriedHandEditNeverHidesANewerAnswer(t *testing.T) {
 	window := time.NewTimer(300 * time.Millisecond)
 	defer window.Stop()
 wait:
-	for changed := h.fake.Changes(); buttonsOf(h.fake.Message(h.ch, hand.ID)) == applied; changed = h.fake.Changes() {
+	for changed := h.fake.Changes(); h.fake.Message(h.ch, hand.ID).ButtonsLine() == applied; changed = h.fake.Changes() {
 		select {
 		case <-changed:
 		case <-window.C:
@@ -309,15 +309,7 @@ wait:
 	if fresh == nil || fresh.Message == nil {
 		t.Fatal("no fresh hand")
 	}
-	if got, want := buttonsOf(shown), buttonsOf(fresh.Message); got != want {
+	if got, want := shown.ButtonsLine(), fresh.Message.ButtonsLine(); got != want {
 		t.Fatalf("the hand shows %s, the game %s", got, want)
 	}
-}
-
-func buttonsOf(m *fakediscord.Message) string {
-	var out []string
-	for _, b := range m.Buttons() {
-		out = append(out, fmt.Sprintf("%s(disabled=%v)", b.CustomID, b.Disabled))
-	}
-	return strings.Join(out, " ")
 }

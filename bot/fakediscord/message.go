@@ -2,6 +2,7 @@ package fakediscord
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -84,6 +85,16 @@ func (m *Message) Buttons() []Button {
 		out = append(out, r.Buttons...)
 	}
 	return out
+}
+
+// ButtonsLine lists the buttons as custom_id(disabled=…), for logs and
+// for comparing two messages' controls.
+func (m *Message) ButtonsLine() string {
+	var out []string
+	for _, b := range m.Buttons() {
+		out = append(out, fmt.Sprintf("%s(disabled=%v)", b.CustomID, b.Disabled))
+	}
+	return strings.Join(out, " ")
 }
 
 // Selects lists every select menu.

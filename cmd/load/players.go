@@ -428,12 +428,8 @@ func (t *table) showHandsAgain() {
 		var views []string
 		for i, id := range t.hands {
 			if m := t.run.fake.Message(t.ch, id); m != nil {
-				var bs []string
-				for _, b := range m.Buttons() {
-					bs = append(bs, fmt.Sprintf("%s(disabled=%v)", b.CustomID, b.Disabled))
-				}
 				first, _, _ := strings.Cut(m.Text(), "\n")
-				views = append(views, fmt.Sprintf("seat %d: %q %v", i, first, bs))
+				views = append(views, fmt.Sprintf("seat %d: %q [%s]", i, first, m.ButtonsLine()))
 			}
 		}
 		g := t.record()
