@@ -53,6 +53,7 @@ type options struct {
 	barrier    bool
 	tracefile  string
 	blockprof  string
+	memprofile string
 	ceiling    time.Duration // how long to measure the bbolt ceiling
 	parallel   int           // tables opened at once
 	overlap    int           // clicks a table may have under way
@@ -85,6 +86,7 @@ func main() {
 	flag.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the load window to this file")
 	flag.StringVar(&o.tracefile, "trace", "", "write an execution trace of the load window to this file (go tool trace; keep -duration short)")
 	flag.StringVar(&o.blockprof, "blockprofile", "", "write a profile of where goroutines waited during the load window to this file")
+	flag.StringVar(&o.memprofile, "memprofile", "", "write a profile of what the load window allocated to this file (go tool pprof -sample_index=alloc_space)")
 	flag.DurationVar(&o.ceiling, "ceiling", 2*time.Second, "how long to measure the bbolt single-writer ceiling")
 	flag.IntVar(&o.parallel, "parallel", 32, "tables opened at once during set-up")
 	flag.IntVar(&o.overlap, "overlap", 1, "clicks a table may have under way: a player clicks once the hand shows the move,\n"+
@@ -437,6 +439,24 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 			runtime.SetBlockProfileRate(0)
 			if f, err := os.Create(o.blockprof); err == nil {
 				pprof.Lookup("block").WriteTo(f, 0)
+				f.Close()
+			}
+		}()
+	}
+	if o.memprofile != "" {
+		// Every allocation, and the profile taken once before the window,
+		// so the window's are the difference (pprof -diff_base).
+		runtime.MemProfileRate = 4096
+		runtime.GC()
+		base := o.memprofile + ".base"
+		if f, err := os.Create(base); err == nil {
+			pprof.Lookup("allocs").WriteTo(f, 0)
+			f.Close()
+		}
+		defer func() {
+			runtime.GC()
+			if f, err := os.Create(o.memprofile); err == nil {
+				pprof.Lookup("allocs").WriteTo(f, 0)
 				f.Close()
 			}
 		}()
