@@ -2,6 +2,7 @@ package bot
 
 import (
 	"fmt"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -277,4 +278,24 @@ func TestOutputSlots(t *testing.T) {
 		t.Fatalf("the late release of an expired slot freed the next job's: %d taken", len(s.c))
 	}
 	next()
+}
+
+func TestTuneGC(t *testing.T) {
+	was := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(was)
+
+	none := func(string) (string, bool) { return "", false }
+	if got := TuneGC(none); !strings.Contains(got, "GOGC=400") {
+		t.Errorf("TuneGC without GOGC says %q", got)
+	}
+	if p := debug.SetGCPercent(100); p != GCPercent {
+		t.Errorf("without GOGC the collector's percent is %d, want %d", p, GCPercent)
+	}
+	set := func(k string) (string, bool) { return "150", k == "GOGC" }
+	if got := TuneGC(set); !strings.Contains(got, "GOGC=150 from the environment") {
+		t.Errorf("TuneGC with GOGC=150 says %q", got)
+	}
+	if p := debug.SetGCPercent(100); p != 100 {
+		t.Errorf("with GOGC set the bot changed the collector's percent to %d", p)
+	}
 }

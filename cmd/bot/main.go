@@ -39,6 +39,8 @@ func main() {
 
 // run serves until ctx is done, logging to logs.
 func run(ctx context.Context, logs io.Writer) error {
+	// Before .env: GOGC is the runtime's, read from the process environment.
+	gc := bot.TuneGC(os.LookupEnv)
 	// .env is optional: the environment alone is enough.
 	if err := godotenv.Load(); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("read .env: %w", err)
@@ -65,6 +67,7 @@ func run(ctx context.Context, logs io.Writer) error {
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	log.Debug("collector", "setting", gc)
 	var ln net.Listener
 	var table *localtable.Table
 	if local {

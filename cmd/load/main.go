@@ -54,6 +54,7 @@ type options struct {
 	tracefile  string
 	blockprof  string
 	memprofile string
+	gc         string        // the collector's setting, for the report
 	ceiling    time.Duration // how long to measure the bbolt ceiling
 	parallel   int           // tables opened at once
 	overlap    int           // clicks a table may have under way
@@ -73,7 +74,10 @@ func main() {
 	if childMain() {
 		return
 	}
-	o := options{log: os.Stderr}
+	// The collector as cmd/bot sets it, so the bot here runs as it would
+	// there (the fake and the players share the setting).
+	gc := bot.TuneGC(os.LookupEnv)
+	o := options{log: os.Stderr, gc: gc}
 	flag.StringVar(&o.game, "game", "duel", "game to play: duel or life")
 	flag.IntVar(&o.channels, "channels", 100, fmt.Sprintf("channels playing at once (0–%d); 0 only measures start-up", maxChannels))
 	flag.DurationVar(&o.duration, "duration", 20*time.Second, "how long the channels play (at most 10m)")
@@ -193,7 +197,7 @@ func run(ctx context.Context, o options) (*Report, error) {
 	if err := o.check(); err != nil {
 		return nil, err
 	}
-	rep := &Report{Machine: machine(runtime.NumCPU()), Game: o.game, Channels: o.channels, Think: o.think}
+	rep := &Report{Machine: machine(runtime.NumCPU()), GC: o.gc, Game: o.game, Channels: o.channels, Think: o.think}
 	// A working directory next to the database, on the same disk.
 	base := ""
 	if o.db != "" {

@@ -13,6 +13,7 @@ import (
 // printed as JSON.
 type Report struct {
 	Machine  string `json:"machine"` // CPUs and model
+	GC       string `json:"gc"`      // the collector's setting, as the bot binary applies it
 	Game     string `json:"game"`
 	Channels int    `json:"channels"`
 	Think    time.Duration
@@ -115,6 +116,7 @@ func (r *Report) Print(w io.Writer) {
 	}
 	p("cardbot load — game %s, %d channels, think time %s", r.Game, r.Channels, think)
 	p("machine:        %s", r.Machine)
+	p("collector:      %s", r.GC)
 	p("database:       %s", r.DB)
 	after := ""
 	if r.CeilingAfter > 0 {
