@@ -595,9 +595,11 @@ func (b *Bot) refreshHands(rec *store.Game, g games.Game, seats []int) {
 // viewMoved returns the channel's record if seat's view has moved on
 // since rec, else nil.
 func (b *Bot) viewMoved(rec *store.Game, seat int) *store.Game {
-	cur, err := b.db.Game(rec.Channel)
-	if err != nil || cur == nil || cur.ID != rec.ID || cur.Status != store.Playing || seat >= len(cur.Seats) ||
-		cur.Seats[seat].ViewVersion <= rec.Seats[seat].ViewVersion {
+	cur, err := b.db.GameIf(rec.Channel, func(cur *store.Game) bool {
+		return cur.ID == rec.ID && cur.Status == store.Playing && seat < len(cur.Seats) &&
+			cur.Seats[seat].ViewVersion > rec.Seats[seat].ViewVersion
+	})
+	if err != nil {
 		return nil
 	}
 	return cur

@@ -46,6 +46,18 @@ func (c *cache) game(channel string) (*Game, uint64) {
 	return nil, c.writes
 }
 
+// gameIf returns a copy of the channel's cached record if want says so,
+// and whether the channel's record was cached.
+func (c *cache) gameIf(channel string, want func(*Game) bool) (*Game, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	g, ok := c.games[channel]
+	if !ok || !want(g) {
+		return nil, ok
+	}
+	return g.clone(), true
+}
+
 // fill caches a record read from the file, unless a commit came between.
 func (c *cache) fill(g *Game, writes uint64) {
 	c.mu.Lock()

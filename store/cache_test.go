@@ -110,3 +110,38 @@ func TestDoneIsSeenAtOnceAndKeptByClose(t *testing.T) {
 		t.Fatalf("%d outputs still owed after Done", len(owed))
 	}
 }
+
+// GameIf hands out a copy only when the record is wanted, cached or not,
+// and its copy is the caller's as Game's is.
+func TestGameIf(t *testing.T) {
+	s, path := openTemp(t)
+	if err := s.Save(fullGame()); err != nil {
+		t.Fatal(err)
+	}
+	newer := func(g *Game) bool { return g.Version > 3 }
+	check := func(when string) {
+		t.Helper()
+		if g, err := s.GameIf("c1", newer); g != nil || err != nil {
+			t.Fatalf("%s: version 3 was wanted only if newer, got %+v, %v", when, g, err)
+		}
+		g, err := s.GameIf("c1", func(g *Game) bool { return g.Version == 3 })
+		if err != nil || g == nil || g.Seats[0].Name != "Ann" {
+			t.Fatalf("%s: the wanted record was not handed out: %+v, %v", when, g, err)
+		}
+		g.Seats[0].Name = "changed by a reader"
+		if again, _ := s.Game("c1"); again.Seats[0].Name != "Ann" {
+			t.Fatalf("%s: a change to GameIf's record leaked", when)
+		}
+		if g, err := s.GameIf("c9", func(*Game) bool { return true }); g != nil || err != nil {
+			t.Fatalf("%s: a channel without a game gave %+v, %v", when, g, err)
+		}
+	}
+	check("cached")
+	s.Close()
+	s, err := Open(path) // nothing cached: read from the file
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	check("read from the file")
+}

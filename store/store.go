@@ -94,6 +94,20 @@ func (s *Store) Game(channel string) (*Game, error) {
 	return g, nil
 }
 
+// GameIf is Game for a caller that wants the record only in some state:
+// when the channel's record is cached, if reports whether it is wanted
+// before any copy is made (if must not keep or change it).
+func (s *Store) GameIf(channel string, want func(*Game) bool) (*Game, error) {
+	if g, cached := s.cache.gameIf(channel, want); cached {
+		return g, nil
+	}
+	g, err := s.Game(channel)
+	if err != nil || g == nil || !want(g) {
+		return nil, err
+	}
+	return g, nil
+}
+
 // decodeGame reads a record, refusing one of another schema.
 func decodeGame(v []byte) (*Game, error) {
 	if v == nil {
