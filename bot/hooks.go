@@ -53,14 +53,19 @@ func (b *Bot) hook(method, url string, data any) error {
 		if err != nil {
 			return err
 		}
+		if resp.StatusCode < 300 {
+			// The answer's message is never used: drained, not kept, so the
+			// connection goes back to the pool.
+			_, err = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			return err
+		}
 		got, err := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if err != nil {
 			return err
 		}
 		switch {
-		case resp.StatusCode < 300:
-			return nil // the answer's message is never used
 		case resp.StatusCode == http.StatusTooManyRequests && attempt < hookTries:
 			time.Sleep(retryAfter(resp, got))
 			continue
