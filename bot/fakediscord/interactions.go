@@ -183,7 +183,7 @@ func (s *Server) interactionCallback(c *call) {
 	var errs formErrors
 	switch t := resp.Type; {
 	case t == discordgo.InteractionResponseChannelMessageWithSource || t == discordgo.InteractionResponseDeferredChannelMessageWithSource:
-		p, err := parseMessage(data)
+		p, err := c.parseMessage(data)
 		if err != nil {
 			errs.add("data", "BASE_TYPE_INVALID", "%v", err)
 			break
@@ -221,7 +221,7 @@ func (s *Server) interactionCallback(c *call) {
 			return
 		}
 		if t == discordgo.InteractionResponseUpdateMessage {
-			p, err := parseMessage(data)
+			p, err := c.parseMessage(data)
 			if err != nil {
 				errs.add("data", "BASE_TYPE_INVALID", "%v", err)
 				break

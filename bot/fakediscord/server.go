@@ -45,6 +45,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -114,16 +115,18 @@ type Server struct {
 	pings                           map[string]int
 	failures, expected              []string
 	refusals                        *[]string // set by tryLocked: failures are a Client's refusals
-	settler                         func()
-	noBarrier                       bool // SetBarrier(false)
-	conns                           map[*gwConn]bool
-	current                         *gwSession // where dispatches go
-	sessions                        map[string]*gwSession
-	identifies, resumes             int
-	resumesRefused                  int
-	gwChanged                       chan struct{} // closed and replaced when a session connects or disconnects
-	gatewayFaults                   int
-	changed                         chan struct{} // closed and replaced on every visible change (Changes)
+	// Read at the end of every user action: atomics, not s.mu, which every
+	// action and request already takes several times.
+	settler             atomic.Pointer[func()]
+	noBarrier           atomic.Bool // SetBarrier(false)
+	conns               map[*gwConn]bool
+	current             *gwSession // where dispatches go
+	sessions            map[string]*gwSession
+	identifies, resumes int
+	resumesRefused      int
+	gwChanged           chan struct{} // closed and replaced when a session connects or disconnects
+	gatewayFaults       int
+	changed             chan struct{} // closed and replaced on every visible change (Changes)
 
 	// Faults (faults.go).
 	scheduled          []*Fault
@@ -450,30 +453,25 @@ func (s *Server) userLocked(id string) *User {
 // SetSettler sets a function called at the end of every user action, after
 // Sync, e.g. to let the bot's background work finish.
 func (s *Server) SetSettler(f func()) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.settler = f
+	if f == nil {
+		s.settler.Store(nil)
+		return
+	}
+	s.settler.Store(&f)
 }
 
 // SetBarrier(false) ends user actions without the Sync barrier: for load
 // runs, whose players watch the bot's requests themselves and would only
 // spend CPU (and the bot's gateway) on heartbeats.
-func (s *Server) SetBarrier(on bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.noBarrier = !on
-}
+func (s *Server) SetBarrier(on bool) { s.noBarrier.Store(!on) }
 
 // settle runs the barrier every user action ends with.
 func (s *Server) settle() {
-	s.mu.Lock()
-	f, sync := s.settler, !s.noBarrier
-	s.mu.Unlock()
-	if sync {
+	if !s.noBarrier.Load() {
 		s.Sync()
 	}
-	if f != nil {
-		f()
+	if f := s.settler.Load(); f != nil {
+		(*f)()
 	}
 }
 

@@ -62,3 +62,30 @@ func fill(v reflect.Value) {
 		panic("fill: " + v.Kind().String())
 	}
 }
+
+// A body parsed before the lock is the one the handler gets, once; other
+// bytes, or a second parse, are parsed afresh; invalid JSON stays refused.
+func TestPreparedParse(t *testing.T) {
+	data := `{"content":"hi","flags":64}`
+	c := &call{prep: prepare("POST", "/interactions/{id}/{token}/callback", []byte(`{"type":4,"data":`+data+`}`))}
+	if !c.prep.valid || c.prep.msg == nil {
+		t.Fatalf("the callback's data was not prepared: %+v", c.prep)
+	}
+	want := c.prep.msg
+	if p, err := c.parseMessage([]byte(data)); err != nil || p != want || p.Content != "hi" || !p.has["flags"] {
+		t.Fatalf("the handler did not get the prepared parse: %+v, %v", p, err)
+	}
+	if p, err := c.parseMessage([]byte(data)); err != nil || p == want || p.Content != "hi" {
+		t.Fatalf("a second parse of the same bytes was not fresh: %+v, %v", p, err)
+	}
+	c = &call{prep: prepare("PATCH", "/webhooks/{app}/{token}/messages/{message}", []byte(`{"content":"a"}`))}
+	if p, _ := c.parseMessage([]byte(`{"content":"b"}`)); p.Content != "b" {
+		t.Fatalf("other bytes got the prepared parse: %+v", p)
+	}
+	if p := prepare("PATCH", "/webhooks/{app}/{token}/messages/{message}", []byte(`{"content":`)); p.valid || p.msg != nil {
+		t.Fatalf("invalid JSON was prepared: %+v", p)
+	}
+	if p := prepare("GET", "/channels/{channel}/messages", nil); p.msg != nil {
+		t.Fatalf("a GET was parsed as a message: %+v", p)
+	}
+}
