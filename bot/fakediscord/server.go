@@ -107,6 +107,7 @@ type Server struct {
 	users                           map[string]*User
 	channels                        []*channel // text channels
 	threads                         []*channel
+	channelByID                     map[string]*channel                        // channels and threads: looked up on every request
 	commands                        map[string][]*discordgo.ApplicationCommand // by guild ID, "" = global
 	messages                        map[string]*message
 	history                         map[string][]*message // by channel, oldest first
@@ -381,23 +382,24 @@ func (s *Server) addChannelLocked(name string) *channel {
 	// Discord text channel names are lowercase without spaces.
 	name = strings.ToLower(strings.Join(strings.Fields(name), "-"))
 	c := &channel{id: s.newIDLocked(), name: name, position: len(s.channels)}
-	s.channels = append(s.channels, c)
+	s.putChannelLocked(c, false)
 	return c
 }
 
 // channelLocked finds a text channel or a thread.
-func (s *Server) channelLocked(id string) *channel {
-	for _, c := range s.channels {
-		if c.id == id {
-			return c
-		}
+func (s *Server) channelLocked(id string) *channel { return s.channelByID[id] }
+
+// putChannelLocked adds a text channel, or a thread.
+func (s *Server) putChannelLocked(c *channel, thread bool) {
+	if thread {
+		s.threads = append(s.threads, c)
+	} else {
+		s.channels = append(s.channels, c)
 	}
-	for _, c := range s.threads {
-		if c.id == id {
-			return c
-		}
+	if s.channelByID == nil {
+		s.channelByID = map[string]*channel{}
 	}
-	return nil
+	s.channelByID[c.id] = c
 }
 
 // AddUser adds a guild member with ordinary permissions.
@@ -515,6 +517,19 @@ func (s *Server) Message(channelID, messageID string) *Message {
 		return nil
 	}
 	return m.public()
+}
+
+// Controls is Message without the embeds, mentions and reactions: enough
+// to find and click a button, for callers (the load's players) that look
+// at hands thousands of times a second.
+func (s *Server) Controls(channelID, messageID string) *Message {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	m := s.messages[messageID]
+	if m == nil || m.channelID != channelID {
+		return nil
+	}
+	return m.controls()
 }
 
 // Pings reports how many messages have actually pinged the user: mentions in

@@ -279,7 +279,7 @@ func (s *Server) newThreadLocked(parent *channel, id string, kind int, p *thread
 		th.invitable = *p.Invitable
 	}
 	th.joinLocked(s.bot.ID)
-	s.threads = append(s.threads, th)
+	s.putChannelLocked(th, true)
 	return th
 }
 

@@ -247,13 +247,13 @@ func (s *Server) loadWorld(w *worldJSON) error {
 		}
 	}
 	for _, c := range w.Channels {
-		s.channels = append(s.channels, loadChannel(c))
+		s.putChannelLocked(loadChannel(c), false)
 	}
 	if len(s.channels) == 0 {
 		return fmt.Errorf("no channels")
 	}
 	for _, c := range w.Threads {
-		s.threads = append(s.threads, loadChannel(c))
+		s.putChannelLocked(loadChannel(c), true)
 	}
 	if w.Commands != nil {
 		s.commands = w.Commands
