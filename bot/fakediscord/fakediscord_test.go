@@ -241,7 +241,15 @@ func TestButtonUpdate(t *testing.T) {
 	if r.Ephemeral || len(s.Messages(s.ChannelID())) != 1 || r.Message.AuthorID != s.BotUserID() {
 		t.Fatalf("reply = %+v", r)
 	}
-	u := alice.Click(r.Message, r.Message.ButtonID("Draw"))
+	// Controls is the message's buttons without the rest, and clickable.
+	c := s.Controls(s.ChannelID(), r.Message.ID)
+	if c == nil || c.ID != r.Message.ID || c.ButtonsLine() != r.Message.ButtonsLine() || c.Content != "Table open" {
+		t.Fatalf("controls = %+v, message = %+v", c, r.Message)
+	}
+	if s.Controls("elsewhere", r.Message.ID) != nil {
+		t.Error("Controls found a message in another channel")
+	}
+	u := alice.Click(c, r.Message.ButtonID("Draw"))
 	if got := <-clicked; got != "draw on "+r.Message.ID {
 		t.Errorf("the bot saw %q", got)
 	}

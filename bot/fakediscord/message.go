@@ -265,16 +265,20 @@ type attachment struct {
 }
 
 func (m *message) public() *Message {
-	p := &Message{
-		ID: m.id, ChannelID: m.channelID, Content: m.content, AuthorID: m.author.ID,
-		Embeds: cloneEmbeds(m.embeds), Components: rowsOf(m.components),
-		Ephemeral: m.ephemeral, VisibleTo: m.owner, Edits: m.edits,
-		AllowedMentions: cloneAllowed(m.allowed), Reactions: map[string][]string{}, Nonce: m.nonce,
-	}
+	p := m.controls()
+	p.Embeds, p.AllowedMentions, p.Reactions = cloneEmbeds(m.embeds), cloneAllowed(m.allowed), map[string][]string{}
 	for _, r := range m.reactions {
 		p.Reactions[r.emoji] = slices.Clone(r.users)
 	}
 	return p
+}
+
+// controls is the message without its embeds, mentions and reactions.
+func (m *message) controls() *Message {
+	return &Message{
+		ID: m.id, ChannelID: m.channelID, Content: m.content, AuthorID: m.author.ID,
+		Components: rowsOf(m.components), Ephemeral: m.ephemeral, VisibleTo: m.owner, Edits: m.edits, Nonce: m.nonce,
+	}
 }
 
 func (m *message) reaction(emoji string) *reaction {

@@ -268,7 +268,7 @@ func (t *table) next() (int, *fakediscord.Message, string, error) {
 	ended := false
 	for {
 		for i, id := range t.hands {
-			m := t.run.fake.Message(t.ch, id)
+			m := t.run.fake.Controls(t.ch, id)
 			if m == nil {
 				continue
 			}
