@@ -336,7 +336,9 @@ func (sess *gwSession) recordLocked(e event) gwPayload {
 	p := gwPayload{Op: 0, D: e.data, S: &seq, T: &name}
 	sess.buffer = append(sess.buffer, p)
 	if n := len(sess.buffer); n > resumeBuffer {
-		sess.buffer = slices.Delete(sess.buffer, 0, n-resumeBuffer)
+		// Resliced, not shifted: append copies the kept ones when it
+		// grows, so each dispatch costs O(1), not a move of the buffer.
+		sess.buffer = sess.buffer[n-resumeBuffer:]
 	}
 	return p
 }
