@@ -510,26 +510,24 @@ func (s *Server) Messages(channelID string) []*Message {
 
 // Message returns a copy of a public or ephemeral message, or nil.
 func (s *Server) Message(channelID, messageID string) *Message {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	m := s.messages[messageID]
-	if m == nil || m.channelID != channelID {
-		return nil
-	}
-	return m.public()
+	return s.copyOf(channelID, messageID, (*message).public)
 }
 
 // Controls is Message without the embeds, mentions and reactions: enough
 // to find and click a button, for callers (the load's players) that look
 // at hands thousands of times a second.
 func (s *Server) Controls(channelID, messageID string) *Message {
+	return s.copyOf(channelID, messageID, (*message).controls)
+}
+
+func (s *Server) copyOf(channelID, messageID string, view func(*message) *Message) *Message {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	m := s.messages[messageID]
 	if m == nil || m.channelID != channelID {
 		return nil
 	}
-	return m.controls()
+	return view(m)
 }
 
 // Pings reports how many messages have actually pinged the user: mentions in
