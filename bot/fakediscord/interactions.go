@@ -169,11 +169,8 @@ func (s *Server) interactionCallback(c *call) {
 		}
 		return
 	}
-	var resp struct {
-		Type discordgo.InteractionResponseType `json:"type"`
-		Data json.RawMessage                   `json:"data"`
-	}
-	if !c.decode(&resp) {
+	resp, ok := c.callbackBody()
+	if !ok {
 		return
 	}
 	data := resp.Data

@@ -42,6 +42,16 @@ type prepared struct {
 	raw []byte
 	msg *messageParams
 	err error
+	// An interaction callback's body, decoded once.
+	callback    *callbackBody
+	callbackErr error
+}
+
+// callbackBody is an interaction callback: its type and its data, a message
+// payload or a modal.
+type callbackBody struct {
+	Type discordgo.InteractionResponseType `json:"type"`
+	Data json.RawMessage                   `json:"data"`
 }
 
 func prepare(method, pattern string, body []byte) prepared {
@@ -51,10 +61,12 @@ func prepare(method, pattern string, body []byte) prepared {
 	}
 	switch {
 	case strings.HasSuffix(pattern, "/callback"):
-		var resp struct {
-			Data json.RawMessage `json:"data"`
+		resp := new(callbackBody)
+		if p.callbackErr = json.Unmarshal(body, resp); p.callbackErr != nil {
+			return p
 		}
-		if json.Unmarshal(body, &resp) != nil || len(resp.Data) == 0 || string(resp.Data) == "null" {
+		p.callback = resp
+		if len(resp.Data) == 0 || string(resp.Data) == "null" {
 			return p
 		}
 		p.raw = resp.Data
@@ -310,6 +322,13 @@ func (c *call) invalid(errs formErrors) {
 // decode parses the JSON body into v, answering the error itself.
 func (c *call) decode(v any) bool {
 	return c.parse(func() error { return json.Unmarshal(c.body, v) })
+}
+
+// callbackBody decodes an interaction callback (as prepared), answering
+// the error itself.
+func (c *call) callbackBody() (*callbackBody, bool) {
+	ok := c.parse(func() error { return c.prep.callbackErr })
+	return c.prep.callback, ok && c.prep.callback != nil
 }
 
 // message parses a message payload, answering the error itself.
