@@ -555,7 +555,28 @@ func (c *gwConn) send(p gwPayload) error {
 
 func (c *gwConn) sendLocked(p gwPayload) error {
 	c.ws.SetWriteDeadline(time.Now().Add(syncTimeout))
+	if raw, ok := p.D.(json.RawMessage); ok && p.S != nil && p.T != nil {
+		// A dispatch was rendered by json.Marshal already: WriteJSON would
+		// scan and copy it once more, for every event, on the cores the bot
+		// shares.
+		return c.ws.WriteMessage(websocket.TextMessage, dispatchFrame(p.Op, *p.S, *p.T, raw))
+	}
 	return c.ws.WriteJSON(p)
+}
+
+// dispatchFrame is the JSON of a gwPayload whose data is already JSON. Event
+// names are upper-case ASCII, so they need no escaping.
+func dispatchFrame(op, seq int, name string, data json.RawMessage) []byte {
+	b := make([]byte, 0, len(data)+len(name)+40)
+	b = append(b, `{"op":`...)
+	b = strconv.AppendInt(b, int64(op), 10)
+	b = append(b, `,"d":`...)
+	b = append(b, data...)
+	b = append(b, `,"s":`...)
+	b = strconv.AppendInt(b, int64(seq), 10)
+	b = append(b, `,"t":"`...)
+	b = append(b, name...)
+	return append(b, `"}`...)
 }
 
 func (c *gwConn) sendAllLocked(ps []gwPayload) error {

@@ -1,6 +1,7 @@
 package fakediscord
 
 import (
+	"encoding/json"
 	"reflect"
 	"testing"
 
@@ -87,5 +88,26 @@ func TestPreparedParse(t *testing.T) {
 	}
 	if p := prepare("GET", "/channels/{channel}/messages", nil); p.msg != nil {
 		t.Fatalf("a GET was parsed as a message: %+v", p)
+	}
+}
+
+// A dispatch frame written by hand must be what WriteJSON would have sent.
+func TestDispatchFrameIsTheJSONOfThePayload(t *testing.T) {
+	data := json.RawMessage(`{"id":"1","content":"a \"quoted\" line\n","n":[1,2]}`)
+	seq, name := 42, "MESSAGE_CREATE"
+	want, err := json.Marshal(gwPayload{Op: 0, D: data, S: &seq, T: &name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b any
+	if err := json.Unmarshal(want, &a); err != nil {
+		t.Fatal(err)
+	}
+	got := dispatchFrame(0, seq, name, data)
+	if err := json.Unmarshal(got, &b); err != nil {
+		t.Fatalf("the frame is not JSON: %v\n%s", err, got)
+	}
+	if !reflect.DeepEqual(a, b) {
+		t.Fatalf("frame %s\nwant  %s", got, want)
 	}
 }
