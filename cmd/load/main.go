@@ -482,6 +482,7 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 			}
 		}
 	}()
+	cpuStart := cpuTime()
 	windowStart := time.Now()
 	r.from.Store(windowStart.UnixNano())
 	rep.Warmup = windowStart.Sub(playStart)
@@ -498,6 +499,7 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 	}
 	windowEnd := time.Now()
 	rep.Window = windowEnd.Sub(windowStart)
+	cpu := cpuTime() - cpuStart
 	<-syncDone
 	if o.cpuprofile != "" {
 		pprof.StopCPUProfile()
@@ -559,6 +561,10 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 	slices.Sort(syncs)
 	rep.SyncP50, rep.SyncP99 = percentile(syncs, 0.50), percentile(syncs, 0.99)
 	rep.MovesPerSec = float64(rep.Moves) / rep.Window.Seconds()
+	if rep.Moves > 0 {
+		rep.CPUPerMove = cpu / time.Duration(rep.Moves)
+	}
+	rep.CPUShare = cpu.Seconds() / rep.Window.Seconds() / float64(runtime.NumCPU())
 	if rep.Ceiling > 0 {
 		rep.VsCeiling = rep.MovesPerSec / rep.Ceiling
 	}

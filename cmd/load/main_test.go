@@ -54,6 +54,7 @@ func TestTinyLoad(t *testing.T) {
 		{"no stalled table, no stale click", rep.Stalls == 0 && rep.ShownAgain == 0 && rep.Stale == 0 && rep.RefusedClicks == 0},
 		{"the stored games were filled", rep.Stored == 200 && rep.StoredAdded == 200 && rep.DBBytes > 0},
 		{"start-up was timed", rep.StartTime > 0 && rep.FirstAnswer > 0 && rep.FirstAnswer < 5*time.Second},
+		{"CPU was read", rep.CPUPerMove > 0 && rep.CPUShare > 0 && rep.CPUShare <= 1.05},
 		{"memory was read", rep.RSSReady > 0 && rep.HWMReady >= rep.RSSReady && rep.HWMEnd > 0},
 	}
 	if rep.Violations > 0 {

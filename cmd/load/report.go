@@ -54,6 +54,8 @@ type Report struct {
 	VsCeiling     float64       `json:"vs_ceiling"`   // MovesPerSec ÷ Ceiling
 	Transactions  int           `json:"transactions"` // the bot's write transactions (one fsync'd commit each) in the window and its output
 	TxPerMove     float64       `json:"tx_per_move"`
+	CPUPerMove    time.Duration `json:"cpu_per_move"`   // user+sys of the whole process (bot, fake Discord, players) over the window, per move
+	CPUShare      float64       `json:"cpu_share"`      // that CPU time ÷ (window × cores)
 	Stale         int           `json:"stale"`          // clicks answered "that button was from an earlier moment"
 	Refused       int           `json:"refused"`        // clicks answered with another refusal
 	Games         int           `json:"games"`          // games played to the end in the window
@@ -145,6 +147,8 @@ func (r *Report) Print(w io.Writer) {
 			r.Warmup.Round(time.Millisecond), r.WarmAnswers, ms(r.WarmP99), ms(r.WarmMax))
 	}
 	p("moves:          %d in %v = %.1f moves/s = %.2f × the bbolt ceiling", r.Moves, r.Window.Round(time.Millisecond), r.MovesPerSec, r.VsCeiling)
+	p("cpu:            %.0f µs per move (user+sys of the whole process: bot, fake Discord and players); %.0f%% of the cores",
+		float64(r.CPUPerMove)/float64(time.Microsecond), 100*r.CPUShare)
 	p("commits:        %d bbolt write transactions = %.2f per move (group commit)", r.Transactions, r.TxPerMove)
 	p("dispatch→answer: p50 %s, p90 %s, p99 %s, max %s over %d answers; %d after 3 s",
 		ms(r.AnsP50), ms(r.AnsP90), ms(r.AnsP99), ms(r.AnsMax), r.Answers, r.AnsLate)
