@@ -2,6 +2,8 @@ module github.com/cardtable/cardbot
 
 go 1.26.8
 
+toolchain go1.27.4
+
 require (
 	github.com/bwmarrin/discordgo v0.29.0
 	github.com/gorilla/websocket v1.4.2
