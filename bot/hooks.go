@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -42,17 +43,24 @@ func (b *Bot) hook(method, url string, data any) error {
 		return err
 	}
 	for attempt := 1; ; attempt++ {
-		req, err := http.NewRequest(method, url, bytes.NewReader(body))
+		// The deadline rides on a context, not on Client.Timeout, which
+		// starts a goroutine for every request to enforce it.
+		client := http.Client{Transport: b.s.Client.Transport}
+		ctx, cancel := context.WithTimeout(context.Background(), b.s.Client.Timeout)
+		req, err := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(body))
 		if err != nil {
+			cancel()
 			return err
 		}
 		req.Header.Set("Authorization", b.s.Token)
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("User-Agent", b.s.UserAgent)
-		resp, err := b.s.Client.Do(req)
+		resp, err := client.Do(req)
 		if err != nil {
+			cancel()
 			return err
 		}
+		defer cancel()
 		if resp.StatusCode < 300 {
 			// The answer's message is never used: drained, not kept, so the
 			// connection goes back to the pool.

@@ -1,7 +1,11 @@
 package bot
 
 import (
+	"errors"
 	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -297,5 +301,26 @@ func TestTuneGC(t *testing.T) {
 	}
 	if p := debug.SetGCPercent(100); p != 100 {
 		t.Errorf("with GOGC set the bot changed the collector's percent to %d", p)
+	}
+}
+
+// An interaction request that gets no answer ends at the client's
+// deadline (now a context's, not Client.Timeout's), as a timeout the
+// answer path retries.
+func TestHookDeadline(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { <-release }))
+	defer srv.Close()
+	defer close(release)
+	s, err := discordgo.New("Bot x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Client = &http.Client{Transport: http.DefaultTransport, Timeout: 50 * time.Millisecond}
+	b := &Bot{s: s}
+	err = b.hook(http.MethodPost, srv.URL+"/api/v10/interactions/1/token/callback", map[string]int{"type": 1})
+	var ne net.Error
+	if !errors.As(err, &ne) || !ne.Timeout() || !retryable(err) {
+		t.Fatalf("a request never answered ended with %v; want a retryable timeout", err)
 	}
 }
