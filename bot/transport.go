@@ -40,10 +40,12 @@ func (t *rewrite) RoundTrip(r *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	r2 := r.Clone(r.Context())
+	// A shallow copy: only the address changes, and a RoundTripper may not
+	// change the caller's request (Clone would copy every header too).
+	r2 := *r
 	r2.URL = u
 	r2.Host = u.Host
-	return t.next.RoundTrip(r2)
+	return t.next.RoundTrip(&r2)
 }
 
 // metered spends the global budget for each request Discord counts

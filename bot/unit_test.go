@@ -324,3 +324,33 @@ func TestHookDeadline(t *testing.T) {
 		t.Fatalf("a request never answered ended with %v; want a retryable timeout", err)
 	}
 }
+
+// The rewrite sends Discord's API calls to another base and leaves the
+// caller's request as it was.
+func TestRewriteLeavesTheRequest(t *testing.T) {
+	var got *http.Request
+	next := roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		got = r
+		return &http.Response{StatusCode: 204, Body: http.NoBody, Request: r}, nil
+	})
+	rt := newRewrite("http://127.0.0.1:9/fake/", next)
+	r, err := http.NewRequest(http.MethodPatch, discordgo.EndpointChannelMessage("1", "2")+"?x=y", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Header.Set("Authorization", "Bot x")
+	before := r.URL.String()
+	if _, err := rt.RoundTrip(r); err != nil {
+		t.Fatal(err)
+	}
+	if want := "http://127.0.0.1:9/fake/channels/1/messages/2?x=y"; got == nil || got.URL.String() != want || got.Host != "127.0.0.1:9" {
+		t.Fatalf("sent to %v; want %s", got.URL, want)
+	}
+	if r.URL.String() != before || got.Header.Get("Authorization") != "Bot x" {
+		t.Fatalf("caller's request now %s; headers sent %v", r.URL, got.Header)
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
