@@ -43,48 +43,49 @@ func (b *Bot) hook(method, url string, data any) error {
 		return err
 	}
 	for attempt := 1; ; attempt++ {
-		// The deadline rides on a context, not on Client.Timeout, which
-		// starts a goroutine for every request to enforce it.
-		client := http.Client{Transport: b.s.Client.Transport}
-		ctx, cancel := context.WithTimeout(context.Background(), b.s.Client.Timeout)
-		req, err := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(body))
-		if err != nil {
-			cancel()
+		resp, got, err := b.hookOnce(method, url, body)
+		if err != nil || resp.StatusCode < 300 {
 			return err
 		}
-		req.Header.Set("Authorization", b.s.Token)
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("User-Agent", b.s.UserAgent)
-		resp, err := client.Do(req)
-		if err != nil {
-			cancel()
-			return err
-		}
-		defer cancel()
-		if resp.StatusCode < 300 {
-			// The answer's message is never used: drained, not kept, so the
-			// connection goes back to the pool.
-			_, err = io.Copy(io.Discard, resp.Body)
-			resp.Body.Close()
-			return err
-		}
-		got, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if err != nil {
-			return err
-		}
-		switch {
-		case resp.StatusCode == http.StatusTooManyRequests && attempt < hookTries:
+		if resp.StatusCode == http.StatusTooManyRequests && attempt < hookTries {
 			time.Sleep(retryAfter(resp, got))
 			continue
 		}
-		rest := &discordgo.RESTError{Request: req, Response: resp, ResponseBody: got}
+		rest := &discordgo.RESTError{Request: resp.Request, Response: resp, ResponseBody: got}
 		var msg discordgo.APIErrorMessage
 		if json.Unmarshal(got, &msg) == nil && (msg.Code != 0 || msg.Message != "") {
 			rest.Message = &msg
 		}
 		return rest
 	}
+}
+
+// hookOnce makes one request and reads the answer's body unless it is a
+// success, whose message is never used: drained, so the connection goes
+// back to the pool. The deadline rides on a context, not on
+// Client.Timeout, which starts a goroutine for every request to enforce it.
+func (b *Bot) hookOnce(method, url string, body []byte) (*http.Response, []byte, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), b.s.Client.Timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(body))
+	if err != nil {
+		return nil, nil, err
+	}
+	req.Header.Set("Authorization", b.s.Token)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("User-Agent", b.s.UserAgent)
+	client := http.Client{Transport: b.s.Client.Transport}
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode < 300 {
+		_, err = io.Copy(io.Discard, resp.Body)
+		return resp, nil, err
+	}
+	got, err := io.ReadAll(resp.Body)
+	return resp, got, err
 }
 
 // retryAfter is how long a 429 asks to wait, at most five seconds.
