@@ -1,10 +1,12 @@
 package bot_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/cardtable/cardbot/bot/fakediscord"
+	"github.com/cardtable/cardbot/store"
 )
 
 // playOn makes the next move of the channel's game: whoever is to move
@@ -228,4 +230,50 @@ func TestWholeGamesUnderFaults(t *testing.T) {
 func duelPlayers(t *testing.T, h *harness) []*fakediscord.User {
 	ann, bea := duelTable(t, h, h.ch, 0)
 	return []*fakediscord.User{ann, bea}
+}
+
+// A kill at each step of a new lobby's output: the lobby is committed with
+// the output that posts it, so after the restart its message is in the
+// channel exactly once and people can join and start.
+func TestKillBeforeTheLobbyIsPosted(t *testing.T) {
+	for target := 1; target <= 4; target++ {
+		t.Run(fmt.Sprint(target), func(t *testing.T) {
+			h := newHarness(t)
+			ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
+			steps, killedAt := 0, ""
+			h.crashAt = func(step string) bool {
+				steps++
+				if steps == target {
+					killedAt = step
+				}
+				return steps == target
+			}
+			if r := ann.Command(h.ch, "game", newGame("duel")); !strings.Contains(r.Content, "opening below") {
+				t.Fatalf("/game new answered %q", r.Content)
+			}
+			h.crashAt = nil
+			if !h.killed {
+				t.Fatalf("the lobby's output has fewer than %d steps", target)
+			}
+			t.Logf("killed at %s", killedAt)
+			h.killed = false
+			h.restart()
+			if d := h.fake.Duplicates(h.ch); len(d) != 0 {
+				t.Fatalf("killed at %s: %q posted twice", killedAt, d[0].Content)
+			}
+			lobbies := 0
+			for _, m := range h.fake.Messages(h.ch) {
+				if m.ButtonID("Join") != "" {
+					lobbies++
+				}
+			}
+			if lobbies != 1 {
+				t.Fatalf("killed at %s: %d lobby messages in the channel", killedAt, lobbies)
+			}
+			bea.Click(h.table(), h.table().ButtonID("Join"))
+			if r := ann.Click(h.table(), h.table().ButtonID("Start")); r == nil || r.Type == 0 || h.record().Status != store.Playing {
+				t.Fatalf("killed at %s: Start answered %+v", killedAt, r)
+			}
+		})
+	}
 }

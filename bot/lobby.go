@@ -295,27 +295,30 @@ func (b *Bot) mayEnd(i *discordgo.Interaction, rec *store.Game) *reply {
 	return &r
 }
 
-// openLobby saves a new lobby and returns the follow-up that posts it. A
-// lobby that cannot be posted is closed (a change of the record: the move
-// lane's work), and failed, if given, tells the user.
+// openLobby saves a new lobby and returns the follow-up that posts it. The
+// post is output the lobby owes, committed with it: if the process dies
+// before it is out, the next start posts it (a lobby with no message would
+// hold the channel until it expires). A lobby that cannot be posted is
+// closed (a change of the record: the move lane's work), and failed, if
+// given, tells the user.
 func (b *Bot) openLobby(rec *store.Game, rules games.Rules, failed func()) (after, error) {
-	if err := b.db.Save(rec); err != nil {
+	out := &store.Output{Game: rec.ID, Channel: rec.Channel, Version: rec.Version}
+	if err := b.db.Commit(rec, nil, out, nil); err != nil {
 		return nil, err
 	}
 	b.timers.wake(time.Time{})
-	return func(bool) {
-		cur, open := b.latest(rec.Channel, rec.ID)
-		if !open {
-			return // cancelled before it was shown
-		}
-		posted, err := b.send(rec.Channel, b.lobbyMsg(cur, rules).send(), "l"+rec.ID)
-		if err == nil {
-			if err := b.db.SetPosts(rec.ID, rec.Channel, func(p *store.Posts) { p.Table = posted.ID }); err != nil {
-				b.log.Warn("record lobby", "game", rec.ID, "err", err)
-			}
+	publish := b.publisher(rec, out, 0)
+	return func(answered bool) {
+		publish(answered)
+		if b.killed.Load() {
 			return
 		}
-		b.log.Warn("post lobby", "channel", rec.Channel, "err", err)
+		if p, err := b.db.Posts(rec.ID); err != nil || p.Table != "" {
+			return
+		}
+		if _, open := b.latest(rec.Channel, rec.ID); !open {
+			return // cancelled before it was shown
+		}
 		b.lanes.push(rec.Channel, func() {
 			if cur, open := b.latest(rec.Channel, rec.ID); open && cur.Status == store.Lobby {
 				if err := b.db.End(cur, "been cancelled", nil); err != nil {

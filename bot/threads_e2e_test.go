@@ -14,15 +14,28 @@ import (
 // it; it returns the lobby message's id.
 func openIn(t *testing.T, h *harness, game string, users []*fakediscord.User, opts ...fakediscord.Option) string {
 	t.Helper()
+	lobby := joinIn(t, h, game, users, opts...)
+	startIn(t, h, users)
+	return lobby
+}
+
+// joinIn opens a lobby in the harness's channel and seats users in it.
+func joinIn(t *testing.T, h *harness, game string, users []*fakediscord.User, opts ...fakediscord.Option) string {
+	t.Helper()
 	users[0].Command(h.ch, "game", newGame(game, opts...))
 	lobby := h.tableID()
 	for _, u := range users[1:] {
 		u.Click(h.table(), h.table().ButtonID("Join"))
 	}
+	return lobby
+}
+
+// startIn has the host press Start.
+func startIn(t *testing.T, h *harness, users []*fakediscord.User) {
+	t.Helper()
 	if r := users[0].Click(h.table(), h.table().ButtonID("Start")); r == nil || r.Type == 0 {
 		t.Fatalf("Start answered %+v", r)
 	}
-	return lobby
 }
 
 // threadOf is the one thread the bot started in the harness's channel.
@@ -220,11 +233,13 @@ func TestKillWhileMovingIntoTheThread(t *testing.T) {
 }
 
 // killWhileMoving kills the bot at the target-th step of the start's
-// output and returns which step that was.
+// output (the lobby is posted and joined first) and returns which step
+// that was.
 func killWhileMoving(t *testing.T, target int) (killedAt string) {
 	{
 		h := newHarness(t, withThreads)
 		users := []*fakediscord.User{h.fake.AddUser("Ann"), h.fake.AddUser("Bea")}
+		joinIn(t, h, "duel", users)
 		steps := 0
 		h.crashAt = func(step string) bool {
 			steps++
@@ -233,7 +248,7 @@ func killWhileMoving(t *testing.T, target int) (killedAt string) {
 			}
 			return steps == target
 		}
-		openIn(t, h, "duel", users)
+		startIn(t, h, users)
 		h.crashAt = nil
 		if h.killed {
 			h.killed = false
