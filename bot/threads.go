@@ -183,7 +183,9 @@ func (p *pub) announce() {
 	} else {
 		m.content = fmt.Sprintf("🏁 The game of %s in <#%s> is over.", r.Name, p.posts.Thread)
 	}
-	posted, err := b.send(rec.Channel, m.send(), p.nonce())
+	// One result per game: its nonce is the game's, so a job replayed after
+	// a kill (which may create its messages in another order) posts it once.
+	posted, err := b.send(rec.Channel, m.send(), "r"+rec.ID)
 	if err != nil {
 		b.log.Warn("post result in channel", "game", rec.ID, "err", err)
 		return
