@@ -538,8 +538,8 @@ func (b *Bot) refreshHands(rec *store.Game, g games.Game, seats []int) {
 		if b.dead.has(s.HandToken) {
 			continue // answered 404 once: Discord counts repeats against the bot
 		}
-		if !b.answered.has(s.HandToken) && s.HandAt.After(b.startedAt) && b.now().Sub(s.HandAt) < answerWindow+time.Second {
-			continue // its answer may not have reached Discord yet: @original would not exist
+		if !b.answered.has(s.HandToken) && b.unsure(s.HandAt) {
+			continue // its answer may never have reached Discord: @original would not exist
 		}
 		if b.viewMoved(rec, seat) != nil {
 			continue // the change that moved it on draws it (the answer, or its own output)
@@ -592,6 +592,23 @@ func (b *Bot) refreshHands(rec *store.Game, g games.Game, seats []int) {
 	}
 }
 
+// unsure says whether a hand token kept at `at` may be of an interaction
+// Discord never saw answered: its answer may still be on its way in this
+// process, or the process that kept it was killed between the commit and
+// the answer (a token kept within an answer's time of its last write).
+func (b *Bot) unsure(at time.Time) bool {
+	if at.After(b.startedAt) {
+		return b.now().Sub(at) < answerWindow+time.Second
+	}
+	for _, died := range b.db.Crashes() {
+		// The file's time comes from a coarse kernel clock, a few ms behind.
+		if at.Before(died.Add(time.Second)) && at.After(died.Add(-(answerWindow + time.Second))) {
+			return true
+		}
+	}
+	return false
+}
+
 // viewMoved returns the channel's record if seat's view has moved on
 // since rec, else nil.
 func (b *Bot) viewMoved(rec *store.Game, seat int) *store.Game {
@@ -617,7 +634,8 @@ func allSeats(rec *store.Game) []int {
 // were added: those whose answers Discord accepted in this process, so a
 // hand is never edited through a token whose answer is still on its way
 // (older tokens, from before a restart, were answered: a failed answer's
-// token is never kept); and those that answered 404, never tried again.
+// token is never kept, and after a kill see unsure); and those that
+// answered 404, never tried again.
 type tokens struct {
 	mu    sync.Mutex
 	at    map[string]time.Time

@@ -127,7 +127,12 @@ func Reshard(sources, targets []string) (*ReshardReport, error) {
 					return err
 				}
 			}
-			return nil
+			// Written whole and closed: no process died using it.
+			meta, err := tx.CreateBucketIfNotExists(bucketMeta)
+			if err != nil {
+				return err
+			}
+			return meta.Put(keyClosed, []byte{1})
 		})
 		if err != nil {
 			return nil, fmt.Errorf("reshard: prepare %s: %w", t, err)
@@ -344,6 +349,9 @@ func (r *resharder) copy(tx *bolt.Tx) error {
 	}
 	return tx.ForEach(func(name []byte, b *bolt.Bucket) error {
 		bucket := string(name)
+		if bucket == string(bucketMeta) {
+			return nil // the file's own state (how its last process ended), not a guild's
+		}
 		if !slices.ContainsFunc(allBuckets, func(k []byte) bool { return string(k) == bucket }) {
 			_, err := r.ix.guildOf(bucket, nil, nil)
 			return err

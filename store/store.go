@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"sync/atomic"
 	"time"
 
@@ -25,7 +26,17 @@ var (
 	bucketLog    = []byte("log")    // game id/sequence → Entry
 	bucketTimers = []byte("timers") // due (8 bytes, big-endian Unix ms) + channel + 0 + key → Due
 	bucketWatch  = []byte("watch")  // game id → channel, for open games with messages whose reactions count
+	bucketMeta   = []byte("meta")   // keyClosed, keyCrashes
 )
+
+var (
+	keyClosed  = []byte("closed")  // present while the file is closed by Close
+	keyCrashes = []byte("crashes") // []int64 Unix ms: see Crashes
+)
+
+// crashMemory is how long Crashes remembers a crash: longer than an
+// interaction token lives.
+const crashMemory = time.Hour
 
 // ErrSchema is returned for a record written by a newer (or unknown) build.
 var ErrSchema = errors.New("stored game has an unknown schema version")
@@ -38,10 +49,15 @@ type Store struct {
 	cache   *cache
 	// transactions counts the committer's write transactions.
 	transactions atomic.Uint64
+	crashes      []time.Time // see Crashes
 }
 
 // Open opens (or creates) the database file.
 func Open(path string) (*Store, error) {
+	var lastWrite time.Time
+	if fi, err := os.Stat(path); err == nil {
+		lastWrite = fi.ModTime()
+	}
 	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 2 * time.Second})
 	if err != nil {
 		if errors.Is(err, bolterrors.ErrTimeout) {
@@ -49,19 +65,48 @@ func Open(path string) (*Store, error) {
 		}
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
+	var crashes []time.Time
 	err = db.Update(func(tx *bolt.Tx) error {
-		for _, b := range [][]byte{bucketGames, bucketPosts, bucketEnded, bucketStats, bucketOut, bucketLog, bucketTimers, bucketWatch, bucketGuilds, bucketThreads} {
+		used := tx.Bucket(bucketGames) != nil
+		for _, b := range [][]byte{bucketGames, bucketPosts, bucketEnded, bucketStats, bucketOut, bucketLog, bucketTimers, bucketWatch, bucketGuilds, bucketThreads, bucketMeta} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}
 		}
-		return nil
+		meta := tx.Bucket(bucketMeta)
+		var ms []int64
+		if v := meta.Get(keyCrashes); v != nil {
+			if err := json.Unmarshal(v, &ms); err != nil {
+				return err
+			}
+		}
+		crashes = crashes[:0]
+		for _, m := range ms {
+			if at := time.UnixMilli(m); time.Since(at) < crashMemory {
+				crashes = append(crashes, at)
+			}
+		}
+		if used && meta.Get(keyClosed) == nil && !lastWrite.IsZero() {
+			crashes = append(crashes, lastWrite)
+		}
+		ms = ms[:0]
+		for _, at := range crashes {
+			ms = append(ms, at.UnixMilli())
+		}
+		v, err := json.Marshal(ms)
+		if err != nil {
+			return err
+		}
+		if err := meta.Put(keyCrashes, v); err != nil {
+			return err
+		}
+		return meta.Delete(keyClosed)
 	})
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("prepare database %s: %w", path, err)
 	}
-	s := &Store{db: db, cache: newCache()}
+	s := &Store{db: db, cache: newCache(), crashes: crashes}
 	s.startCommitter()
 	return s, nil
 }
@@ -70,8 +115,15 @@ func Open(path string) (*Store, error) {
 func (s *Store) Close() error {
 	close(s.writes)
 	<-s.stopped
-	return s.db.Close()
+	err := s.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Put(keyClosed, []byte{1}) })
+	return errors.Join(err, s.db.Close())
 }
+
+// Crashes are the recent ends (within the hour) of processes that used the
+// file and stopped without Close (killed, or the machine went down): when
+// each last wrote it. What such a process did in its last moments may be
+// half done: committed, but never told to Discord.
+func (s *Store) Crashes() []time.Time { return s.crashes }
 
 // Game returns the game open in a channel, or nil. The record is the
 // caller's own copy, to change and save.

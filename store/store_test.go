@@ -354,3 +354,60 @@ func TestPruneCompactsThenDeletes(t *testing.T) {
 		t.Fatal("an open game was pruned")
 	}
 }
+
+// A process that ends without Close (killed) is remembered, with when it
+// last wrote the file, by every Open within the hour; one that closes is
+// not.
+func TestCrashesAreRemembered(t *testing.T) {
+	s, path := openTemp(t)
+	if len(s.Crashes()) != 0 {
+		t.Fatalf("a new file has crashes: %v", s.Crashes())
+	}
+	if err := s.Save(&Game{ID: "g1", Kind: "duel", Channel: "c1", Status: Lobby}); err != nil {
+		t.Fatal(err)
+	}
+	reopen := func(clean bool) *Store {
+		t.Helper()
+		if clean {
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			close(s.writes) // as a kill leaves it: no Close, the lock let go
+			<-s.stopped
+			s.db.Close()
+		}
+		var err error
+		if s, err = Open(path); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	s = reopen(true)
+	if len(s.Crashes()) != 0 {
+		t.Fatalf("after Close: crashes %v", s.Crashes())
+	}
+	before := time.Now()
+	if err := s.Save(&Game{ID: "g2", Kind: "duel", Channel: "c2", Status: Lobby}); err != nil {
+		t.Fatal(err)
+	}
+	s = reopen(false)
+	crashes := s.Crashes()
+	if len(crashes) != 1 || crashes[0].Before(before.Add(-time.Second)) || crashes[0].After(time.Now()) {
+		t.Fatalf("after a kill: crashes %v; want one at the last write, after %v", crashes, before)
+	}
+	s = reopen(true)
+	if got := s.Crashes(); len(got) != 1 || !got[0].Equal(crashes[0].Truncate(time.Millisecond)) {
+		t.Fatalf("the next clean Open forgot the crash: %v", got)
+	}
+	// An hour later it is forgotten.
+	old, _ := json.Marshal([]int64{time.Now().Add(-2 * time.Hour).UnixMilli()})
+	if err := s.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Put(keyCrashes, old) }); err != nil {
+		t.Fatal(err)
+	}
+	s = reopen(true)
+	if len(s.Crashes()) != 0 {
+		t.Fatalf("a crash two hours ago is remembered: %v", s.Crashes())
+	}
+	s.Close()
+}
