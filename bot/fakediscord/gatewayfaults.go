@@ -37,6 +37,24 @@ func (s *Server) InvalidSession(resumable bool) {
 	}
 }
 
+// Killed tells the fake that the bot's process was just killed (SIGKILL),
+// and drops its connections as DropSockets does. Interactions it had not
+// answered fail without failing the test. What it asked of Discord and did
+// not live to record, the next process may ask again: starting the thread
+// of a message that already had one before the kill is then refused as
+// Discord does (400, code 160004) without failing the test.
+func (s *Server) Killed() {
+	s.mu.Lock()
+	if s.threadsBeforeKill == nil {
+		s.threadsBeforeKill = map[string]bool{}
+	}
+	for _, th := range s.threads {
+		s.threadsBeforeKill[th.id] = true
+	}
+	s.mu.Unlock()
+	s.DropSockets()
+}
+
 // DropSockets closes every gateway connection abruptly, without a close
 // frame, as a network failure would. Sessions stay resumable.
 func (s *Server) DropSockets() {

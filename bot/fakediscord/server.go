@@ -107,6 +107,7 @@ type Server struct {
 	users                           map[string]*User
 	channels                        []*channel // text channels
 	threads                         []*channel
+	threadsBeforeKill               map[string]bool                            // see Killed
 	channelByID                     map[string]*channel                        // channels and threads: looked up on every request
 	commands                        map[string][]*discordgo.ApplicationCommand // by guild ID, "" = global
 	messages                        map[string]*message

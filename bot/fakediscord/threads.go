@@ -194,6 +194,10 @@ func (s *Server) startThread(c *call) {
 		return
 	}
 	if s.channelLocked(m.id) != nil {
+		if s.threadsBeforeKill[m.id] {
+			c.refuse(http.StatusBadRequest, 160004, "A thread has already been created for this message", "started before the bot was killed")
+			return
+		}
 		c.reject(http.StatusBadRequest, 160004, "A thread has already been created for this message", "")
 		return
 	}
