@@ -59,6 +59,12 @@ func (b *Bot) latest(channel, id string) (*store.Game, bool) {
 
 // publish carries out the output a committed change owes its channel.
 func (b *Bot) publish(channel string, out *store.Output, shown int) {
+	b.publishAs(channel, out, shown, false)
+}
+
+// publishAs is publish; replay marks output owed from before a restart,
+// which an earlier process may have half done.
+func (b *Bot) publishAs(channel string, out *store.Output, shown int, replay bool) {
 	rec, open := b.latest(channel, out.Game)
 	posts, err := b.db.Posts(out.Game)
 	if err != nil || rec == nil {
@@ -75,7 +81,7 @@ func (b *Bot) publish(channel string, out *store.Output, shown int) {
 	if b.dies("begin") {
 		return
 	}
-	p := &pub{b: b, rec: rec, g: g, open: open, posts: posts, out: out}
+	p := &pub{b: b, rec: rec, g: g, open: open, posts: posts, out: out, replay: replay && open && rec.Status == store.Playing}
 	if shown > p.posts.Drawn {
 		p.note(func(ps *store.Posts) { ps.Drawn = max(ps.Drawn, shown) })
 	}
@@ -130,9 +136,17 @@ type pub struct {
 	open   bool
 	posts  *store.Posts
 	out    *store.Output
-	step   int // messages created so far, for nonces
+	told   int // story messages created so far, for nonces
 	notes  []func(*store.Posts)
 	record func(*store.Posts)
+
+	// replay: output owed from before a restart, of a game still playing.
+	// The process that began it may have posted its table (a ping or a
+	// story moves the table below) and died before recording it; a replay
+	// that drew it in place instead would leave that copy, buttons and all,
+	// behind. So a replay posts the table anew, with the same nonce:
+	// Discord hands back the copy if there is one.
+	replay bool
 
 	// Table edits and stories put off (coalesce.go).
 	flush     bool // drawing a table edit put off: draw it now
@@ -150,16 +164,24 @@ func (p *pub) note(f func(*store.Posts)) {
 	}
 }
 
-// nonce makes the job's n-th message idempotent: a job done again after a
-// crash creates nothing twice.
-func (p *pub) nonce() string {
+// nonce makes a message the job creates idempotent: a job done again after
+// a crash creates nothing twice. what names the message within the job the
+// same way on every run of it, though a run again may create fewer (what
+// the first run recorded it edits instead): "t" the table, "g<i>" the game
+// message of event i, "s<n>" the n-th story message.
+func (p *pub) nonce(what string) string {
 	if p.out.Key == "" {
 		return ""
 	}
 	seq := p.out.Key[strings.LastIndexByte(p.out.Key, '/')+1:]
 	n, _ := strconv.ParseUint(seq, 10, 64)
-	p.step++
-	return fmt.Sprintf("o%s.%d.%s", strconv.FormatUint(n, 36), p.step, p.rec.ID[:4])
+	return fmt.Sprintf("o%s.%s.%s", strconv.FormatUint(n, 36), what, p.rec.ID[:4])
+}
+
+// storyNonce is the nonce of the job's next story message.
+func (p *pub) storyNonce() string {
+	p.told++
+	return p.nonce("s" + strconv.Itoa(p.told))
 }
 
 // render is the table as the latest state shows it (a lobby, a game, or
@@ -208,13 +230,13 @@ func (p *pub) run() {
 			if b.dies("story") {
 				return
 			}
-			if _, err := b.send(p.where(), textMsg("%s", text).send(), p.nonce()); err != nil {
+			if _, err := b.send(p.where(), textMsg("%s", text).send(), p.storyNonce()); err != nil {
 				b.log.Warn("post narration", "game", rec.ID, "err", err)
 			}
 			below = true
 		}
 	}
-	for _, e := range p.out.Events {
+	for i, e := range p.out.Events {
 		if e.Ref == "" {
 			story = append(story, e.Text)
 			continue
@@ -223,7 +245,7 @@ func (p *pub) run() {
 			post(chunks(story))
 			story = nil
 		}
-		if p.owned(e) {
+		if p.owned(e, i) {
 			below = true
 		}
 	}
@@ -242,7 +264,7 @@ func (p *pub) run() {
 		return
 	}
 	version := rec.Version
-	if p.out.Closed != "" || (len(tail) == 0 && !below && len(seats) == 0) {
+	if p.out.Closed != "" || (len(tail) == 0 && !below && len(seats) == 0 && !p.replay) {
 		p.inPlace(m, version)
 		return
 	}
@@ -258,7 +280,7 @@ func (p *pub) run() {
 				continue
 			}
 		}
-		if _, err := b.send(p.where(), textMsg("%s", text).send(), p.nonce()); err != nil {
+		if _, err := b.send(p.where(), textMsg("%s", text).send(), p.storyNonce()); err != nil {
 			b.log.Warn("post narration", "game", rec.ID, "err", err)
 		}
 	}
@@ -268,7 +290,7 @@ func (p *pub) run() {
 	if b.dies("table") {
 		return
 	}
-	posted, err := b.send(p.where(), m.send(), p.nonce())
+	posted, err := b.send(p.where(), m.send(), p.nonce("t"))
 	if err != nil {
 		b.log.Warn("post table", "game", rec.ID, "err", err)
 		return
@@ -309,7 +331,7 @@ func (p *pub) inPlace(m msg, version int) {
 		}
 		// Someone deleted it: post it anew below.
 	}
-	posted, err := b.send(p.where(), m.send(), p.nonce())
+	posted, err := b.send(p.where(), m.send(), p.nonce("t"))
 	if err != nil {
 		b.log.Warn("post table", "game", rec.ID, "err", err)
 		return
@@ -319,7 +341,7 @@ func (p *pub) inPlace(m msg, version int) {
 
 // owned posts a game message the first time its ref is seen, and edits it
 // afterwards; it reports whether it created one.
-func (p *pub) owned(e games.Event) bool {
+func (p *pub) owned(e games.Event, i int) bool {
 	b, rec := p.b, p.rec
 	if b.dies("owned") {
 		return false
@@ -345,7 +367,7 @@ func (p *pub) owned(e games.Event) bool {
 		}
 		return false
 	}
-	posted, err := b.send(p.where(), m.send(), p.nonce())
+	posted, err := b.send(p.where(), m.send(), p.nonce("g"+strconv.Itoa(i)))
 	if err != nil {
 		b.log.Warn("post game message", "game", rec.ID, "ref", e.Ref, "err", err)
 		return false
@@ -489,7 +511,7 @@ func (b *Bot) replayOutput() error {
 		return err
 	}
 	for _, out := range owed {
-		b.output(out.Channel, "replay output", func() { b.publish(out.Channel, out, 0) })
+		b.output(out.Channel, "replay output", func() { b.publishAs(out.Channel, out, 0, true) })
 	}
 	return nil
 }
