@@ -720,8 +720,17 @@ func (s *Server) editMessage(c *call) {
 }
 
 func (s *Server) deleteMessage(c *call) {
+	if id := c.r.PathValue("message"); s.messages[id] == nil && s.deletedBeforeKill[id] {
+		delete(s.deletedBeforeKill, id) // once
+		c.refuse(http.StatusNotFound, 10008, "Unknown Message", "deleted by the bot before it was killed")
+		return
+	}
 	if m := c.channelMessage(); m != nil {
 		s.deleteAndAnnounceLocked(c, m)
+		if s.deletedByBot == nil {
+			s.deletedByBot = map[string]bool{}
+		}
+		s.deletedByBot[m.id] = true
 		c.noContent()
 	}
 }

@@ -108,6 +108,7 @@ type Server struct {
 	channels                        []*channel // text channels
 	threads                         []*channel
 	threadsBeforeKill               map[string]bool                            // see Killed
+	deletedByBot, deletedBeforeKill map[string]bool                            // message ids; see Killed
 	channelByID                     map[string]*channel                        // channels and threads: looked up on every request
 	commands                        map[string][]*discordgo.ApplicationCommand // by guild ID, "" = global
 	messages                        map[string]*message

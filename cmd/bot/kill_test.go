@@ -224,6 +224,25 @@ func (r *randomTable) table() *fakediscord.Message {
 	return newest
 }
 
+// doubledTables are the games with more than one message bearing their
+// table's My hand button: a table posted twice, the old copy left behind.
+func (r *randomTable) doubledTables() []string {
+	n := map[string]int{}
+	var out []string
+	for _, where := range r.places() {
+		for _, m := range r.fake.Messages(where) {
+			for _, b := range m.Buttons() {
+				if strings.HasPrefix(b.CustomID, "hand:") {
+					if n[b.CustomID]++; n[b.CustomID] == 2 {
+						out = append(out, b.CustomID)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
 func hasControls(m *fakediscord.Message) bool {
 	for _, b := range m.Buttons() {
 		if strings.HasPrefix(b.CustomID, "hand:") || strings.HasPrefix(b.CustomID, "lobby:") {
@@ -473,6 +492,9 @@ func TestSIGKILLLosesNoShownMove(t *testing.T) {
 	checkStore(t, dbPath, shownVersions(fake, users, channels), kills+1)
 
 	for _, rt := range tables {
+		if d := rt.doubledTables(); len(d) > 0 {
+			t.Errorf("%s: tables left behind, a second copy posted: %v", rt.kind, d)
+		}
 		for _, where := range rt.places() {
 			if dup := fake.Duplicates(where); len(dup) > 0 {
 				t.Errorf("%s: %d messages posted twice, the first: %q", rt.kind, len(dup), dup[0].Text())
