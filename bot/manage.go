@@ -56,7 +56,7 @@ func (b *Bot) cmdTable(i *discordgo.Interaction) (reply, after) {
 			return
 		}
 		if old != "" && old != posted.ID {
-			b.s.ChannelMessageDelete(where, old)
+			b.remove(where, old)
 		}
 	}
 	where := "the channel"

@@ -298,7 +298,7 @@ func (p *pub) run() {
 	b.lanes.tables.drawn(rec.Channel)
 	for _, gone := range []string{old, p.posts.Ping} {
 		if gone != "" && gone != posted.ID {
-			b.s.ChannelMessageDelete(p.where(), gone)
+			b.remove(p.where(), gone)
 		}
 	}
 	p.note(func(ps *store.Posts) { ps.Table, ps.Drawn, ps.Ping = posted.ID, max(ps.Drawn, version), "" })
@@ -453,7 +453,10 @@ func (b *Bot) send(channel string, m *discordgo.MessageSend, nonce string) (*dis
 	endpoint := discordgo.EndpointChannelMessages(channel)
 	var out *discordgo.Message
 	var err error
-	for attempt := 0; attempt < 3; attempt++ {
+	// With a nonce a retry creates nothing twice, so it is worth more
+	// tries than an edit: a create given up on after its response was lost
+	// may have happened, and the next output would post the message again.
+	for attempt := 0; attempt < 5; attempt++ {
 		var raw []byte
 		raw, err = b.s.RequestWithBucketID(http.MethodPost, endpoint, body, endpoint)
 		if err == nil {
@@ -496,6 +499,16 @@ func (b *Bot) retry(f func() error) error {
 		time.Sleep(time.Duration(attempt+1) * 50 * time.Millisecond)
 	}
 	return err
+}
+
+// remove deletes a message the bot no longer wants (an old table), trying
+// again on a 5xx or a lost response: a table left behind keeps buttons. A
+// 404 means it is gone already.
+func (b *Bot) remove(channel, id string) {
+	err := b.retry(func() error { return b.s.ChannelMessageDelete(channel, id) })
+	if err != nil && !isUnknownMessage(err) {
+		b.log.Warn("delete message", "message", id, "err", err)
+	}
 }
 
 func isUnknownMessage(err error) bool {
