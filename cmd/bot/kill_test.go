@@ -383,11 +383,25 @@ func (r *randomTable) vote(cl *fakediscord.Client) bool {
 // channels while the bot's process is killed with SIGKILL at random
 // moments and started again on the same file. After each kill the store
 // must hold every move any message showed, and in the end every table
-// still plays and nothing was posted twice. The fake fails the test on
-// anything Discord would refuse; interactions cut off by a kill may fail.
+// still plays and nothing was posted twice or left behind. The fake fails
+// the test on anything Discord would refuse; interactions cut off by a
+// kill may fail. Run once as is, with a short deadline for answers so
+// clicks cut off end soon, and once with Discord's 3 s while the fake
+// also answers some requests with 429s and 5xx and loses some responses.
 func TestSIGKILLLosesNoShownMove(t *testing.T) {
-	fake := fakediscord.New(t)
-	fake.SetInteractionDeadline(time.Second)
+	t.Run("kills", func(t *testing.T) {
+		fake := fakediscord.New(t)
+		fake.SetInteractionDeadline(time.Second)
+		killRandomPlay(t, fake)
+	})
+	t.Run("kills and faults", func(t *testing.T) {
+		fake := fakediscord.New(t)
+		fake.Faults(fakediscord.Faults{Seed: 5, RateLimit: 0.03, ServerError: 0.03, BadGateway: 0.01, LostResponse: 0.03})
+		killRandomPlay(t, fake)
+	})
+}
+
+func killRandomPlay(t *testing.T, fake *fakediscord.Server) {
 	dbPath := filepath.Join(t.TempDir(), "bot.db")
 	var users []*fakediscord.User
 	var tables []*randomTable
