@@ -41,9 +41,9 @@ func (s *Server) InvalidSession(resumable bool) {
 // and drops its connections as DropSockets does. Interactions it had not
 // answered fail without failing the test. What it asked of Discord and did
 // not live to record, the next process may ask again, once: starting the
-// thread of a message that already had one before the kill, or deleting a
-// message the bot deleted before the kill, is then refused as Discord does
-// (400 code 160004, 404 code 10008) without failing the test.
+// thread of a message that already had one before the kill, or editing or
+// deleting a message the bot deleted before the kill, is then refused as
+// Discord does (400 code 160004, 404 code 10008) without failing the test.
 func (s *Server) Killed() {
 	s.mu.Lock()
 	if s.threadsBeforeKill == nil {
@@ -52,7 +52,12 @@ func (s *Server) Killed() {
 	for _, th := range s.threads {
 		s.threadsBeforeKill[th.id] = true
 	}
-	s.deletedBeforeKill = s.deletedByBot
+	if s.deletedBeforeKill == nil {
+		s.deletedBeforeKill = map[string]bool{}
+	}
+	for id := range s.deletedByBot {
+		s.deletedBeforeKill[id] = true
+	}
 	s.deletedByBot = map[string]bool{}
 	s.mu.Unlock()
 	s.DropSockets()

@@ -437,7 +437,13 @@ func (c *call) channelMessage() *message {
 	if ch == nil {
 		return nil
 	}
-	m := c.s.messages[c.r.PathValue("message")]
+	id := c.r.PathValue("message")
+	m := c.s.messages[id]
+	if m == nil && c.s.deletedBeforeKill[id] {
+		delete(c.s.deletedBeforeKill, id) // once: see Killed
+		c.refuse(http.StatusNotFound, 10008, "Unknown Message", "deleted by the bot before it was killed")
+		return nil
+	}
 	if m == nil || m.channelID != ch.id || m.ephemeral {
 		c.reject(http.StatusNotFound, 10008, "Unknown Message", "")
 		return nil
@@ -720,11 +726,6 @@ func (s *Server) editMessage(c *call) {
 }
 
 func (s *Server) deleteMessage(c *call) {
-	if id := c.r.PathValue("message"); s.messages[id] == nil && s.deletedBeforeKill[id] {
-		delete(s.deletedBeforeKill, id) // once
-		c.refuse(http.StatusNotFound, 10008, "Unknown Message", "deleted by the bot before it was killed")
-		return
-	}
 	if m := c.channelMessage(); m != nil {
 		s.deleteAndAnnounceLocked(c, m)
 		if s.deletedByBot == nil {
