@@ -51,7 +51,7 @@ func (b *Bot) cmdNew(i *discordgo.Interaction, kind string, opts []*discordgo.Ap
 		Seed: b.seeds(), Created: b.now().UTC(),
 		Timers: map[string]int64{"bot:lobby": b.now().Add(lobbyLife).UnixMilli()},
 	}
-	post, err := b.openLobby(rec, rules, func() {
+	post, err := b.openLobby(rec, func() {
 		b.amend(i, "I couldn't post in this channel, so I closed the lobby. Please give me View Channel, Send Messages and Embed Links here.")
 	})
 	if err != nil {
@@ -246,8 +246,7 @@ func (b *Bot) rematch(i *discordgo.Interaction, gameID string) (reply, after) {
 		}
 		return tell("Another game is running in this channel."), nil
 	}
-	rules, ok := b.rules(old.Kind)
-	if !ok {
+	if _, ok := b.rules(old.Kind); !ok {
 		return tell("I don't host that game any more."), nil
 	}
 	rec := &store.Game{
@@ -260,7 +259,7 @@ func (b *Bot) rematch(i *discordgo.Interaction, gameID string) (reply, after) {
 			rec.Seats = append(rec.Seats, store.Seat{User: s.User, Name: s.Name, Character: s.Character})
 		}
 	}
-	post, err := b.openLobby(rec, rules, nil)
+	post, err := b.openLobby(rec, nil)
 	if err != nil {
 		return b.oops(err), nil
 	}
@@ -301,7 +300,7 @@ func (b *Bot) mayEnd(i *discordgo.Interaction, rec *store.Game) *reply {
 // hold the channel until it expires). A lobby that cannot be posted is
 // closed (a change of the record: the move lane's work), and failed, if
 // given, tells the user.
-func (b *Bot) openLobby(rec *store.Game, rules games.Rules, failed func()) (after, error) {
+func (b *Bot) openLobby(rec *store.Game, failed func()) (after, error) {
 	out := &store.Output{Game: rec.ID, Channel: rec.Channel, Version: rec.Version}
 	if err := b.db.Commit(rec, nil, out, nil); err != nil {
 		return nil, err

@@ -122,17 +122,11 @@ func Reshard(sources, targets []string) (*ReshardReport, error) {
 		r.dst = append(r.dst, db)
 		r.want[i] = map[string]int{}
 		err = db.Update(func(tx *bolt.Tx) error {
-			for _, b := range allBuckets {
-				if _, err := tx.CreateBucketIfNotExists(b); err != nil {
-					return err
-				}
-			}
-			// Written whole and closed: no process died using it.
-			meta, err := tx.CreateBucketIfNotExists(bucketMeta)
+			meta, err := createBuckets(tx)
 			if err != nil {
 				return err
 			}
-			return meta.Put(keyClosed, []byte{1})
+			return meta.Put(keyClosed, []byte{1}) // written whole and closed: no process died using it
 		})
 		if err != nil {
 			return nil, fmt.Errorf("reshard: prepare %s: %w", t, err)
@@ -185,7 +179,18 @@ func Reshard(sources, targets []string) (*ReshardReport, error) {
 // allBuckets is every bucket Reshard knows how to place: guilds (guild id
 // → settings) and threads (thread id → {channel, game, guild}) come from
 // the thread-per-game work, named here so this file builds without it.
-var allBuckets = [][]byte{bucketGames, bucketPosts, bucketEnded, bucketStats, bucketOut, bucketLog, bucketTimers, bucketWatch, []byte("guilds"), []byte("threads")}
+var allBuckets = [][]byte{bucketGames, bucketPosts, bucketEnded, bucketStats, bucketOut, bucketLog, bucketTimers, bucketWatch, bucketGuilds, bucketThreads}
+
+// createBuckets makes every bucket a file needs (allBuckets and the
+// file's own meta) and returns meta.
+func createBuckets(tx *bolt.Tx) (*bolt.Bucket, error) {
+	for _, b := range allBuckets {
+		if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+			return nil, err
+		}
+	}
+	return tx.CreateBucketIfNotExists(bucketMeta)
+}
 
 // owners maps games and channels to their guilds, from every source, so a
 // record keyed by game or channel can be placed.

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -68,36 +69,12 @@ func Open(path string) (*Store, error) {
 	var crashes []time.Time
 	err = db.Update(func(tx *bolt.Tx) error {
 		used := tx.Bucket(bucketGames) != nil
-		for _, b := range [][]byte{bucketGames, bucketPosts, bucketEnded, bucketStats, bucketOut, bucketLog, bucketTimers, bucketWatch, bucketGuilds, bucketThreads, bucketMeta} {
-			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
-				return err
-			}
-		}
-		meta := tx.Bucket(bucketMeta)
-		var ms []int64
-		if v := meta.Get(keyCrashes); v != nil {
-			if err := json.Unmarshal(v, &ms); err != nil {
-				return err
-			}
-		}
-		crashes = crashes[:0]
-		for _, m := range ms {
-			if at := time.UnixMilli(m); time.Since(at) < crashMemory {
-				crashes = append(crashes, at)
-			}
-		}
-		if used && meta.Get(keyClosed) == nil && !lastWrite.IsZero() {
-			crashes = append(crashes, lastWrite)
-		}
-		ms = ms[:0]
-		for _, at := range crashes {
-			ms = append(ms, at.UnixMilli())
-		}
-		v, err := json.Marshal(ms)
+		meta, err := createBuckets(tx)
 		if err != nil {
 			return err
 		}
-		if err := meta.Put(keyCrashes, v); err != nil {
+		crashed := used && meta.Get(keyClosed) == nil && !lastWrite.IsZero()
+		if crashes, err = noteCrash(meta, crashed, lastWrite); err != nil {
 			return err
 		}
 		return meta.Delete(keyClosed)
@@ -117,6 +94,30 @@ func (s *Store) Close() error {
 	<-s.stopped
 	err := s.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Put(keyClosed, []byte{1}) })
 	return errors.Join(err, s.db.Close())
+}
+
+// noteCrash keeps the file's list of recent crashes: those within
+// crashMemory, and lastWrite if the previous process crashed.
+func noteCrash(meta *bolt.Bucket, crashed bool, lastWrite time.Time) ([]time.Time, error) {
+	var ms []int64
+	if v := meta.Get(keyCrashes); v != nil {
+		if err := json.Unmarshal(v, &ms); err != nil {
+			return nil, err
+		}
+	}
+	if crashed {
+		ms = append(ms, lastWrite.UnixMilli())
+	}
+	ms = slices.DeleteFunc(ms, func(m int64) bool { return time.Since(time.UnixMilli(m)) >= crashMemory })
+	v, err := json.Marshal(ms)
+	if err != nil {
+		return nil, err
+	}
+	var out []time.Time
+	for _, m := range ms {
+		out = append(out, time.UnixMilli(m))
+	}
+	return out, meta.Put(keyCrashes, v)
 }
 
 // Crashes are the recent ends (within the hour) of processes that used the

@@ -104,7 +104,7 @@ var idVersion = regexp.MustCompile(`^(?:lobby|move|ask|text):([a-z2-9]{8}):(\d+)
 // shownVersions is, per game, the highest move counter any message in the
 // channels shows (public or ephemeral): every view is drawn from a
 // committed state, so the store must hold at least that much.
-func shownVersions(fake *fakediscord.Server, users []*fakediscord.User, channels []string) map[string]int {
+func shownVersions(tables []*randomTable) map[string]int {
 	seen := map[string]int{}
 	note := func(m *fakediscord.Message) {
 		for _, row := range m.Components {
@@ -123,20 +123,15 @@ func shownVersions(fake *fakediscord.Server, users []*fakediscord.User, channels
 			}
 		}
 	}
-	var places []string
-	for _, ch := range channels {
-		places = append(places, ch)
-		for _, th := range fake.Threads(ch) {
-			places = append(places, th.ID)
-		}
-	}
-	for _, ch := range places {
-		for _, m := range fake.Messages(ch) {
-			note(m)
-		}
-		for _, u := range users {
-			for _, m := range u.Ephemerals(ch) {
+	for _, rt := range tables {
+		for _, where := range rt.places() {
+			for _, m := range rt.fake.Messages(where) {
 				note(m)
+			}
+			for _, u := range rt.users {
+				for _, m := range u.Ephemerals(where) {
+					note(m)
+				}
 			}
 		}
 	}
@@ -403,9 +398,7 @@ func TestSIGKILLLosesNoShownMove(t *testing.T) {
 
 func killRandomPlay(t *testing.T, fake *fakediscord.Server) {
 	dbPath := filepath.Join(t.TempDir(), "bot.db")
-	var users []*fakediscord.User
 	var tables []*randomTable
-	var channels []string
 	for i, r := range bot.Catalog() {
 		rt := &randomTable{kind: r.ID, seats: 3, ch: fake.NewChannel(r.ID), fake: fake,
 			rng: rand.New(rand.NewPCG(uint64(i), 13)), joined: map[string]bool{}}
@@ -415,9 +408,8 @@ func killRandomPlay(t *testing.T, fake *fakediscord.Server) {
 		for s := range rt.seats {
 			u := fake.AddUser(fmt.Sprintf("%s%d", r.ID, s))
 			rt.users = append(rt.users, u)
-			users = append(users, u)
 		}
-		tables, channels = append(tables, rt), append(channels, rt.ch)
+		tables = append(tables, rt)
 	}
 
 	p := startBot(t, fake, dbPath)
@@ -467,7 +459,7 @@ func killRandomPlay(t *testing.T, fake *fakediscord.Server) {
 		fake.Killed() // what the dead process had pending fails; that is the kill's doing
 		gate.Lock()   // clicks under way end (unanswered) and no new ones start
 		p.checkLogs(t, k)
-		checked = max(checked, checkStore(t, dbPath, shownVersions(fake, users, channels), k))
+		checked = max(checked, checkStore(t, dbPath, shownVersions(tables), k))
 		p = startBot(t, fake, dbPath)
 		if !fake.AwaitConnected() {
 			gate.Unlock()
@@ -503,7 +495,7 @@ func killRandomPlay(t *testing.T, fake *fakediscord.Server) {
 	if t.Failed() {
 		logStore(t, dbPath, tables)
 	}
-	checkStore(t, dbPath, shownVersions(fake, users, channels), kills+1)
+	checkStore(t, dbPath, shownVersions(tables), kills+1)
 
 	for _, rt := range tables {
 		if d := rt.doubledTables(); len(d) > 0 {
