@@ -269,8 +269,10 @@ func both(f, g func(*store.Posts)) func(*store.Posts) {
 }
 
 // states keeps, per channel, the game state the move lane last committed,
-// decoded, for the output lane to draw from without decoding it again. It
-// is only read: views never change a state (TestViewsDoNotChangeState).
+// decoded, with every seat's view of it: the output lane draws from them,
+// and the next move starts from a clone, so neither decodes the state nor
+// draws a hand again. It is only read: views never change a state
+// (TestViewsDoNotChangeState).
 type states struct {
 	mu sync.Mutex
 	ch map[string]shownGame
@@ -280,18 +282,48 @@ type shownGame struct {
 	id    string
 	state []byte // the encoded state it was committed as
 	g     games.Game
+	views []games.View // each seat's Hand of g
 }
 
-// keepState remembers the state just committed for a channel. The caller
-// must not change g afterwards.
-func (b *Bot) keepState(rec *store.Game, g games.Game) {
+// keepState remembers the state just committed for a channel, and the
+// seats' views of it. The caller must not change g or views afterwards.
+func (b *Bot) keepState(rec *store.Game, g games.Game, views []games.View) {
 	s := &b.lanes.states
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ch == nil {
 		s.ch = map[string]shownGame{}
 	}
-	s.ch[rec.Channel] = shownGame{rec.ID, rec.State, g}
+	s.ch[rec.Channel] = shownGame{rec.ID, rec.State, g, views}
+}
+
+// kept is the channel's kept state if it is rec's.
+func (b *Bot) kept(rec *store.Game) (shownGame, bool) {
+	s := &b.lanes.states
+	s.mu.Lock()
+	k, ok := s.ch[rec.Channel]
+	s.mu.Unlock()
+	return k, ok && k.id == rec.ID && bytes.Equal(k.state, rec.State)
+}
+
+// handView is seat's view of g, as kept if g is the kept state.
+func (b *Bot) handView(rec *store.Game, g games.Game, seat int) games.View {
+	if k, ok := b.kept(rec); ok && k.g == g && seat >= 0 && seat < len(k.views) {
+		return k.views[seat]
+	}
+	return g.Hand(seat)
+}
+
+// playable is rec's game state for a move to change: a clone of the kept
+// state if it is rec's, else decoded.
+func (b *Bot) playable(rec *store.Game) (games.Game, error) {
+	if k, ok := b.kept(rec); ok {
+		if g, err := games.Clone(k.g); err == nil {
+			return g, nil
+		}
+	}
+	_, g, err := b.load(rec)
+	return g, err
 }
 
 // dropState forgets a channel's state (its game ended).
@@ -305,11 +337,7 @@ func (b *Bot) dropState(channel string) {
 // shownState is rec's game state, to draw from and never to change: the
 // one the move lane committed if rec holds it, else decoded.
 func (b *Bot) shownState(rec *store.Game) (games.Game, error) {
-	s := &b.lanes.states
-	s.mu.Lock()
-	k, ok := s.ch[rec.Channel]
-	s.mu.Unlock()
-	if ok && k.id == rec.ID && bytes.Equal(k.state, rec.State) {
+	if k, ok := b.kept(rec); ok {
 		return k.g, nil
 	}
 	_, g, err := b.load(rec)

@@ -3,7 +3,7 @@ package bot
 import (
 	"crypto/rand"
 	"encoding/binary"
-	"fmt"
+	"errors"
 	"strconv"
 	"strings"
 
@@ -36,12 +36,14 @@ func (c customID) String() string {
 	if c.kind == "hand" {
 		return "hand:" + c.game
 	}
-	return fmt.Sprintf("%s:%s:%d:%s", c.kind, c.game, c.version, c.action.Key())
+	return c.kind + ":" + c.game + ":" + strconv.Itoa(c.version) + ":" + c.action.Key()
 }
+
+var errBadCustomID = errors.New("unrecognised custom_id")
 
 func parseCustomID(s string) (customID, error) {
 	parts := strings.Split(s, ":")
-	bad := fmt.Errorf("unrecognised custom_id %q", s)
+	bad := errBadCustomID // built once: every click parses one, and fmt is dear
 	if len(parts) == 2 && parts[0] == "hand" && validGameID(parts[1]) {
 		return customID{kind: "hand", game: parts[1]}, nil
 	}

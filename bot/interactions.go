@@ -264,7 +264,7 @@ func (b *Bot) showHand(i *discordgo.Interaction, rec *store.Game) reply {
 	if err != nil {
 		return b.oops(err)
 	}
-	m, err := handMsg(rec, g, seat, "")
+	m, err := b.handMsg(rec, g, seat, "")
 	if err != nil {
 		return b.oops(err)
 	}

@@ -60,7 +60,7 @@ func (b *Bot) stale(i *discordgo.Interaction, rec *store.Game, g games.Game, sea
 	if !fromEphemeral(i) {
 		return tell("That button was out of date, so I ignored it. The table above shows the game as it is now.")
 	}
-	m, err := handMsg(rec, g, seat, staleHandMsg)
+	m, err := b.handMsg(rec, g, seat, staleHandMsg)
 	if err != nil {
 		return b.oops(err)
 	}
@@ -74,7 +74,7 @@ func (b *Bot) onMove(i *discordgo.Interaction, id customID, text string) (reply,
 	if no != nil {
 		return *no, nil
 	}
-	_, g, err := b.load(rec)
+	g, err := b.playable(rec)
 	if err != nil {
 		return b.oops(err), nil
 	}
@@ -106,7 +106,7 @@ func (b *Bot) onAct(i *discordgo.Interaction, id customID) (reply, after) {
 	if seat < 0 {
 		seat = games.Spectator
 	}
-	_, g, err := b.load(rec)
+	g, err := b.playable(rec)
 	if err != nil {
 		return b.oops(err), nil
 	}
@@ -117,7 +117,7 @@ func (b *Bot) onAct(i *discordgo.Interaction, id customID) (reply, after) {
 // answer says: updating the hand or the table that was clicked, or, for
 // anything else, with note only the user sees.
 func (b *Bot) play(i *discordgo.Interaction, rec *store.Game, g games.Game, in games.Input, answer shown, note string) (reply, after) {
-	before := handViews(len(rec.Seats), g)
+	before := b.viewsOf(rec, g)
 	events, err := games.Step(g, in)
 	if err != nil {
 		return b.refusalOr(err), nil
@@ -134,7 +134,7 @@ func (b *Bot) play(i *discordgo.Interaction, rec *store.Game, g games.Game, in g
 	var m msg
 	switch answer {
 	case shownHand:
-		m, err = handMsg(rec, g, seat, "")
+		m, err = b.handMsg(rec, g, seat, "")
 	case shownTable:
 		m, err = tableMsg(rec, g)
 	default:
@@ -202,6 +202,15 @@ func handViews(seats int, g games.Game) []games.View {
 	return v
 }
 
+// viewsOf is handViews of g, which must be rec's state unchanged: the views
+// kept with it when its move committed, if they are there.
+func (b *Bot) viewsOf(rec *store.Game, g games.Game) []games.View {
+	if k, ok := b.kept(rec); ok && len(k.views) == len(rec.Seats) {
+		return k.views
+	}
+	return handViews(len(rec.Seats), g)
+}
+
 // shown says what the answer to a move already displayed.
 type shown int
 
@@ -227,8 +236,9 @@ func (b *Bot) commit(rec *store.Game, g games.Game, in []games.Input, events []g
 	rec.Version++
 	appendLog(rec, events)
 	out := &store.Output{Game: rec.ID, Channel: rec.Channel, Version: rec.Version}
+	after := handViews(len(rec.Seats), g)
 	for s := range rec.Seats {
-		if before == nil || s >= len(before) || s == actor || !reflect.DeepEqual(before[s], g.Hand(s)) {
+		if before == nil || s >= len(before) || s == actor || !reflect.DeepEqual(before[s], after[s]) {
 			rec.Seats[s].ViewVersion = rec.Version
 			if s != actor || answer != shownHand {
 				out.Hands = append(out.Hands, s)
@@ -273,7 +283,7 @@ func (b *Bot) commit(rec *store.Game, g games.Game, in []games.Input, events []g
 	if end != nil {
 		b.dropState(rec.Channel)
 	} else {
-		b.keepState(rec, g) // the output lane draws from it: g is not changed after this
+		b.keepState(rec, g, after) // the output lane draws from it: g is not changed after this
 	}
 	if !earliest.IsZero() {
 		b.timers.wake(earliest)

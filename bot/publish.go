@@ -581,7 +581,7 @@ func (b *Bot) refreshHands(rec *store.Game, g games.Game, seats []int) {
 		}
 		drawn, dg := rec, g
 		for range 3 {
-			m, err := handMsg(drawn, dg, seat, "")
+			m, err := b.handMsg(drawn, dg, seat, "")
 			if err != nil {
 				b.log.Error("render hand", "err", err)
 				break

@@ -313,8 +313,8 @@ func tableMsg(rec *store.Game, g games.Game) (msg, error) {
 }
 
 // handMsg is one seat's private view with its controls.
-func handMsg(rec *store.Game, g games.Game, seat int, note string) (msg, error) {
-	v := g.Hand(seat)
+func (b *Bot) handMsg(rec *store.Game, g games.Game, seat int, note string) (msg, error) {
+	v := b.handView(rec, g, seat)
 	// No move counter: it would show when other players act in private.
 	m := msg{content: clip(note, maxContent), embeds: []*discordgo.MessageEmbed{embed(v, "only you can see this")}}
 	if g.Over() {

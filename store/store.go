@@ -9,8 +9,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -48,6 +50,7 @@ type Store struct {
 	writes  chan write
 	stopped chan struct{}
 	cache   *cache
+	heads   heads
 	// transactions counts the committer's write transactions.
 	transactions atomic.Uint64
 	crashes      []time.Time // see Crashes
@@ -193,7 +196,7 @@ func get[T any](s *Store, bucket []byte, key string) (*T, error) {
 // Save commits a game with no input to log (a lobby's seats, a hand token).
 func (s *Store) Save(g *Game) error {
 	g.Schema = Schema
-	if err := s.updateThen(func(tx *bolt.Tx) error { return saveTx(tx, g) }, s.cache.committed(g, false)); err != nil {
+	if err := s.updateThen(func(tx *bolt.Tx) error { return s.saveTx(tx, g) }, s.cache.committed(g, false)); err != nil {
 		return fmt.Errorf("save game %s: %w", g.ID, err)
 	}
 	return nil
@@ -221,9 +224,9 @@ func (s *Store) Commit(g *Game, in []Entry, out *Output, end *Ending) error {
 		}
 		var err error
 		if end != nil {
-			err = endTx(tx, g, end.How, end.Results)
+			err = s.endTx(tx, g, end.How, end.Results)
 		} else {
-			err = saveTx(tx, g)
+			err = s.saveTx(tx, g)
 		}
 		if err != nil || out == nil {
 			return err
@@ -266,7 +269,7 @@ func (s *Store) commitEncoded(g *Game, in []Entry, out *Output) error {
 				return err
 			}
 		}
-		if err := putRecord(tx, g, rec); err != nil || out == nil {
+		if err := s.putRecord(tx, g, rec); err != nil || out == nil {
 			return err
 		}
 		b := tx.Bucket(bucketOut)
@@ -324,14 +327,17 @@ func (s *Store) History(game string) ([]Entry, error) {
 
 // stored returns the channel's record if it is game id, and whether the
 // channel holds another game.
-func stored(b *bolt.Bucket, channel, id string) (cur *head, other bool, err error) {
+func (s *Store) stored(b *bolt.Bucket, channel, id string) (cur *head, other bool, err error) {
 	v := b.Get([]byte(channel))
 	if v == nil {
 		return nil, false, nil
 	}
-	cur = new(head)
-	if err := json.Unmarshal(v, cur); err != nil {
-		return nil, false, err
+	cur = s.heads.get(channel, v)
+	if cur == nil {
+		cur = new(head)
+		if err := json.Unmarshal(v, cur); err != nil {
+			return nil, false, err
+		}
 	}
 	if cur.Schema != Schema {
 		return nil, false, fmt.Errorf("%w: game %s has schema %d, this build reads %d", ErrSchema, cur.ID, cur.Schema, Schema)
@@ -340,6 +346,42 @@ func stored(b *bolt.Bucket, channel, id string) (cur *head, other bool, err erro
 		return nil, true, nil
 	}
 	return cur, false, nil
+}
+
+// heads remembers, per channel, the record the committer last put and its
+// head, so the next write's check decodes no JSON. A hit needs the stored
+// bytes to equal the remembered ones, so a write made another way, or one
+// rolled back, costs only a decode.
+type heads struct {
+	mu sync.Mutex
+	m  map[string]headOf
+}
+
+type headOf struct {
+	rec []byte
+	h   *head
+}
+
+// maxHeads bounds the remembered records (the busy channels').
+const maxHeads = 4096
+
+func (h *heads) get(channel string, v []byte) *head {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if k, ok := h.m[channel]; ok && bytes.Equal(k.rec, v) {
+		return k.h
+	}
+	return nil
+}
+
+// put remembers rec, which must not change afterwards, as channel's.
+func (h *heads) put(channel string, rec []byte, hd *head) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.m == nil || len(h.m) >= maxHeads {
+		h.m = map[string]headOf{}
+	}
+	h.m[channel] = headOf{rec, hd}
 }
 
 // head is the part of a stored record a write checks against: which game
@@ -351,20 +393,20 @@ type head struct {
 	Timers map[string]int64 `json:"timers,omitempty"`
 }
 
-func saveTx(tx *bolt.Tx, g *Game) error {
+func (s *Store) saveTx(tx *bolt.Tx, g *Game) error {
 	g.Schema = Schema
 	rec, err := json.Marshal(g)
 	if err != nil {
 		return err
 	}
-	return putRecord(tx, g, rec)
+	return s.putRecord(tx, g, rec)
 }
 
 // putRecord stores an encoded record after checking the channel still
 // holds this game, and brings the due-time index in line with its timers.
-func putRecord(tx *bolt.Tx, g *Game, rec []byte) error {
+func (s *Store) putRecord(tx *bolt.Tx, g *Game, rec []byte) error {
 	b := tx.Bucket(bucketGames)
-	cur, other, err := stored(b, g.Channel, g.ID)
+	cur, other, err := s.stored(b, g.Channel, g.ID)
 	if err != nil {
 		return err
 	}
@@ -378,7 +420,11 @@ func putRecord(tx *bolt.Tx, g *Game, rec []byte) error {
 	if err := indexTimers(tx, g, was, g.Timers); err != nil {
 		return err
 	}
-	return b.Put([]byte(g.Channel), rec)
+	if err := b.Put([]byte(g.Channel), rec); err != nil {
+		return err
+	}
+	s.heads.put(g.Channel, rec, &head{Schema: g.Schema, ID: g.ID, Timers: maps.Clone(g.Timers)})
+	return nil
 }
 
 func timerKey(channel, key string, at int64) []byte {
@@ -537,15 +583,15 @@ func (s *Store) Running() ([]*Game, error) {
 // the game ended, and adds its results (if any) to the server's stats. A
 // newer game in the channel is left alone.
 func (s *Store) End(g *Game, how string, results []PlayerResult) error {
-	if err := s.updateThen(func(tx *bolt.Tx) error { return endTx(tx, g, how, results) }, s.cache.committed(g, true)); err != nil {
+	if err := s.updateThen(func(tx *bolt.Tx) error { return s.endTx(tx, g, how, results) }, s.cache.committed(g, true)); err != nil {
 		return fmt.Errorf("end game %s: %w", g.ID, err)
 	}
 	return nil
 }
 
-func endTx(tx *bolt.Tx, g *Game, how string, results []PlayerResult) error {
+func (s *Store) endTx(tx *bolt.Tx, g *Game, how string, results []PlayerResult) error {
 	games := tx.Bucket(bucketGames)
-	cur, other, err := stored(games, g.Channel, g.ID)
+	cur, other, err := s.stored(games, g.Channel, g.ID)
 	if err != nil || other {
 		return err // another game has begun since
 	}

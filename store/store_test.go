@@ -1,10 +1,12 @@
 package store
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -410,4 +412,39 @@ func TestCrashesAreRemembered(t *testing.T) {
 		t.Fatalf("a crash two hours ago is remembered: %v", s.Crashes())
 	}
 	s.Close()
+}
+
+// The committer remembers each channel's last record so a write need not
+// decode it again; what is on disk still decides, however it got there.
+func TestRememberedRecordsNeverOverruleTheFile(t *testing.T) {
+	s, _ := openTemp(t)
+	defer s.Close()
+	base := time.UnixMilli(5_000_000)
+	g := &Game{ID: "abc", Channel: "c1", Timers: map[string]int64{"a": base.UnixMilli()}}
+	if err := s.Save(g); err != nil {
+		t.Fatal(err)
+	}
+	g.Timers = map[string]int64{"b": base.Add(time.Second).UnixMilli()}
+	if err := s.Save(g); err != nil { // the check uses the remembered head
+		t.Fatal(err)
+	}
+	if due, _, _ := s.DueBy(base.Add(time.Minute)); len(due) != 1 || due[0].Key != "b" {
+		t.Fatalf("due after a remembered write: %+v, want only b", due)
+	}
+	// Another game takes the channel behind the committer's back.
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketGames).Put([]byte("c1"), []byte(`{"schema":`+strconv.Itoa(Schema)+`,"id":"xyz","channel":"c1"}`))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Save(g); err == nil {
+		t.Fatal("a write of abc went through while the file gives c1 to xyz")
+	}
+	_ = s.db.View(func(tx *bolt.Tx) error {
+		if v := tx.Bucket(bucketGames).Get([]byte("c1")); !bytes.Contains(v, []byte(`"xyz"`)) {
+			t.Fatalf("channel c1 holds %s, want xyz", v)
+		}
+		return nil
+	})
 }

@@ -164,7 +164,16 @@ func playOne(t *testing.T, name string, rules games.Rules, n int, seed uint64, o
 			t.Errorf("%s: encode: %v", name, err)
 			return false
 		}
+		// The bot's next move starts from a clone of the committed state.
+		twin, err := games.Clone(g)
+		if err != nil {
+			t.Errorf("%s: clone: %v", name, err)
+			return false
+		}
 		events, err := games.Step(g, in)
+		if !cloneHolds(t, name, twin, g, before, in, err) {
+			return false
+		}
 		var refusal *games.Refusal
 		switch {
 		case errors.As(err, &refusal):
@@ -451,4 +460,28 @@ func actionFits(a games.Action) error {
 		return fmt.Errorf("action %q too long for a custom_id", a.Key())
 	}
 	return nil
+}
+
+// cloneHolds checks that twin, cloned from g when g encoded as before,
+// was not changed by g's step, and that it takes the same step the same way.
+func cloneHolds(t *testing.T, name string, twin, g games.Game, before []byte, in games.Input, stepErr error) bool {
+	t.Helper()
+	if got, _ := games.Encode(twin); !bytes.Equal(got, before) {
+		t.Errorf("%s: a step changed the clone taken before it:\n%s\n%s", name, before, got)
+		return false
+	}
+	_, err := games.Step(twin, in)
+	if (err == nil) != (stepErr == nil) {
+		t.Errorf("%s: %+v: the clone's step gave %v, the game's %v", name, in, err, stepErr)
+		return false
+	}
+	if stepErr != nil {
+		return true
+	}
+	a, _ := games.Encode(g)
+	if b, _ := games.Encode(twin); !bytes.Equal(a, b) {
+		t.Errorf("%s: %+v: the clone played it differently:\n%s\n%s", name, in, a, b)
+		return false
+	}
+	return true
 }
