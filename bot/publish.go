@@ -173,9 +173,7 @@ func (p *pub) nonce(what string) string {
 	if p.out.Key == "" {
 		return ""
 	}
-	seq := p.out.Key[strings.LastIndexByte(p.out.Key, '/')+1:]
-	n, _ := strconv.ParseUint(seq, 10, 64)
-	return fmt.Sprintf("o%s.%s.%s", strconv.FormatUint(n, 36), what, p.rec.ID[:4])
+	return fmt.Sprintf("o%s.%s.%s", strconv.FormatUint(store.OutputSeq(p.out.Key), 36), what, p.rec.ID[:4])
 }
 
 // storyNonce is the nonce of the job's next story message.

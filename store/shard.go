@@ -311,8 +311,7 @@ func (o *owners) guildOf(bucket string, k, v []byte) (string, error) {
 	case "outbox":
 		var out Output
 		err := json.Unmarshal(v, &out)
-		channel, _, _ := strings.Cut(string(k), "/")
-		return o.ofChannel(channel, out.Game), err
+		return o.ofChannel(out.Channel, out.Game), err
 	case "timers":
 		var d Due
 		err := json.Unmarshal(v, &d)

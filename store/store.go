@@ -12,6 +12,8 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -25,7 +27,7 @@ var (
 	bucketPosts  = []byte("posts")  // game id → Posts (the output lane's alone)
 	bucketEnded  = []byte("ended")  // game id → Ended, so old buttons get a precise answer
 	bucketStats  = []byte("stats")  // guild id → Stats
-	bucketOut    = []byte("outbox") // channel/sequence → Output still owed
+	bucketOut    = []byte("outbox") // outKey → Output still owed
 	bucketLog    = []byte("log")    // game id/sequence → Entry
 	bucketTimers = []byte("timers") // due (8 bytes, big-endian Unix ms) + channel + 0 + key → Due
 	bucketWatch  = []byte("watch")  // game id → channel, for open games with messages whose reactions count
@@ -277,7 +279,7 @@ func (s *Store) commitEncoded(g *Game, in []Entry, out *Output) error {
 		if err != nil {
 			return err
 		}
-		out.Key = fmt.Sprintf("%s/%020d", out.Channel, seq)
+		out.Key = outKey(seq, out.Channel)
 		return b.Put([]byte(out.Key), owed)
 	}, s.cache.committed(g, false))
 	if err != nil {
@@ -620,13 +622,34 @@ func (s *Store) endTx(tx *bolt.Tx, g *Game, how string, results []PlayerResult) 
 	return addResults(tx.Bucket(bucketStats), g.Guild, g.Kind, results)
 }
 
+// outKey orders owed output by when it was owed, whatever its channel, so
+// each commit adds to the last page of the outbox and the outputs done
+// empty its first: keyed by channel first, a group commit of n channels'
+// moves rewrote up to 2n of its pages. Databases written before kept
+// "channel/sequence" keys, which sort before these and are read alike.
+func outKey(seq uint64, channel string) string {
+	return "o/" + fmt.Sprintf("%020d", seq) + "/" + channel
+}
+
+// OutputSeq is the sequence number an output's key holds (see outKey).
+func OutputSeq(key string) uint64 {
+	var seq string
+	if rest, ok := strings.CutPrefix(key, "o/"); ok {
+		seq, _, _ = strings.Cut(rest, "/")
+	} else {
+		seq = key[strings.LastIndexByte(key, '/')+1:]
+	}
+	n, _ := strconv.ParseUint(seq, 10, 64)
+	return n
+}
+
 func putOutput(tx *bolt.Tx, out *Output) error {
 	b := tx.Bucket(bucketOut)
 	seq, err := b.NextSequence()
 	if err != nil {
 		return err
 	}
-	out.Key = fmt.Sprintf("%s/%020d", out.Channel, seq)
+	out.Key = outKey(seq, out.Channel)
 	v, err := json.Marshal(out)
 	if err != nil {
 		return err

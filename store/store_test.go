@@ -448,3 +448,44 @@ func TestRememberedRecordsNeverOverruleTheFile(t *testing.T) {
 		return nil
 	})
 }
+
+// Owed output is keyed by when it was owed, not by channel, so a group
+// commit touches the outbox's last page; an outbox written in the old
+// "channel/sequence" form is still listed first and gives the same
+// sequence numbers for nonces.
+func TestOutboxKeysFollowTheOrderOwed(t *testing.T) {
+	s, _ := openTemp(t)
+	defer s.Close()
+	old := &Output{Game: "old", Channel: "c9", Version: 1}
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		v, _ := json.Marshal(old)
+		return tx.Bucket(bucketOut).Put([]byte("c9/00000000000000000003"), v)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for i, ch := range []string{"c2", "c1", "c2"} {
+		g := &Game{ID: "g" + ch, Channel: ch, Version: i + 1}
+		out := &Output{Game: g.ID, Channel: ch, Version: i + 1}
+		if err := s.Commit(g, nil, out, nil); err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, out.Key)
+	}
+	if !(keys[0] < keys[1] && keys[1] < keys[2]) || OutputSeq(keys[0]) >= OutputSeq(keys[1]) {
+		t.Fatalf("keys not in the order owed: %q", keys)
+	}
+	owed, err := s.Pending()
+	if err != nil || len(owed) != 4 {
+		t.Fatalf("pending = %+v, %v", owed, err)
+	}
+	if owed[0].Game != "old" || OutputSeq(owed[0].Key) != 3 {
+		t.Fatalf("the old-form entry came back as %+v (seq %d)", owed[0], OutputSeq(owed[0].Key))
+	}
+	for i, o := range owed[1:] {
+		if o.Key != keys[i] || o.Version != i+1 {
+			t.Fatalf("pending[%d] = %+v, want key %q version %d", i+1, o, keys[i], i+1)
+		}
+	}
+}
