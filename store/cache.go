@@ -107,6 +107,7 @@ func (g *Game) clone() *Game {
 	c.State = slices.Clone(g.State)
 	c.Waiting = slices.Clone(g.Waiting)
 	c.Log = slices.Clone(g.Log)
+	c.Tail = slices.Clone(g.Tail)
 	c.Timers = maps.Clone(g.Timers)
 	c.Reacts = cloneLists(g.Reacts)
 	return &c

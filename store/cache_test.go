@@ -11,13 +11,14 @@ func fullGame() *Game {
 	return &Game{Schema: Schema, ID: "abc", Kind: "duel", Channel: "c1", Guild: "g1", Status: Playing, Version: 3,
 		Seats: []Seat{{User: "u1", Name: "Ann", HandToken: "t"}}, Options: map[string]int{"life": 20},
 		State: json.RawMessage(`{"x":1}`), Waiting: []int{0}, Log: []string{"dealt"},
-		Reacts: map[string][]string{"r 🎭": {"u1"}}, Timers: map[string]int64{"bot:idle": 1}, Created: time.Unix(1, 0)}
+		Reacts: map[string][]string{"r 🎭": {"u1"}}, Timers: map[string]int64{"bot:idle": 1}, Created: time.Unix(1, 0),
+		Tail: []Entry{{At: time.Unix(2, 0)}}}
 }
 
 // A field clone shares with the original would let a reader's change
 // reach every later reader; this fails when Game grows one clone misses.
 func TestCloneCoversEveryField(t *testing.T) {
-	known := map[string]bool{"Seats": true, "Options": true, "State": true, "Waiting": true, "Log": true, "Reacts": true, "Timers": true}
+	known := map[string]bool{"Seats": true, "Options": true, "State": true, "Waiting": true, "Log": true, "Reacts": true, "Timers": true, "Tail": true}
 	typ := reflect.TypeOf(Game{})
 	for i := 0; i < typ.NumField(); i++ {
 		f := typ.Field(i)
@@ -35,6 +36,7 @@ func TestCloneCoversEveryField(t *testing.T) {
 	}
 	c.Seats[0].Name, c.Options["life"], c.State[5] = "X", 1, '2'
 	c.Waiting[0], c.Log[0], c.Reacts["r 🎭"][0], c.Timers["bot:idle"] = 9, "x", "u9", 9
+	c.Tail[0].At = time.Unix(3, 0)
 	if !reflect.DeepEqual(g, fullGame()) {
 		t.Fatalf("changing the clone changed the original: %+v", g)
 	}

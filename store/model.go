@@ -41,7 +41,11 @@ type Game struct {
 	State        json.RawMessage `json:"state,omitempty"`
 	Waiting      []int           `json:"waiting,omitempty"` // seats already pinged for the current turn
 	Log          []string        `json:"log,omitempty"`     // the latest table lines
-	Steps        int             `json:"steps,omitempty"`   // inputs in the game's log so far
+	Steps        int             `json:"steps,omitempty"`   // inputs in the game's log so far, Tail included
+	// Tail: the log's latest inputs, not yet in the log bucket. They go
+	// there logBatch at a time, so most moves rewrite only their record:
+	// a log entry a move cost a page of the log in every group commit.
+	Tail []Entry `json:"tail,omitempty"`
 	// Reacts: for each game message ref and emoji ("ref emoji"), the users
 	// whose reaction has reached the game, so a repeated event or the
 	// recount at start-up delivers each reaction once.

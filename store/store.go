@@ -218,41 +218,46 @@ func (s *Store) Commit(g *Game, in []Entry, out *Output, end *Ending) error {
 	if end == nil {
 		return s.commitEncoded(g, in, out)
 	}
-	steps := g.Steps
+	steps, tail := g.Steps, g.Tail
 	err := s.updateThen(func(tx *bolt.Tx) error {
-		g.Steps = steps // a retry starts over
+		g.Steps, g.Tail = steps, tail // a retry starts over
 		if err := appendLog(tx, g, in); err != nil {
 			return err
 		}
-		var err error
-		if end != nil {
-			err = s.endTx(tx, g, end.How, end.Results)
-		} else {
-			err = s.saveTx(tx, g)
-		}
-		if err != nil || out == nil {
+		if err := s.endTx(tx, g, end.How, end.Results); err != nil || out == nil {
 			return err
 		}
 		return putOutput(tx, out)
 	}, s.cache.committed(g, true))
 	if err != nil {
+		g.Steps, g.Tail = steps, tail
 		return fmt.Errorf("commit game %s: %w", g.ID, err)
 	}
 	return nil
 }
 
+// logBatch is how many inputs a record's Tail holds before they move to
+// the log bucket: few enough that a record stays within a page.
+const logBatch = 8
+
 // commitEncoded is Commit for a game that goes on: everything is encoded
 // before the transaction, so the one committer goroutine only writes and
 // the encoding of many channels' moves runs in parallel.
 func (s *Store) commitEncoded(g *Game, in []Entry, out *Output) error {
-	steps := g.Steps
-	logs := make([][]byte, len(in))
-	for i, e := range in {
-		v, err := json.Marshal(e)
-		if err != nil {
-			return fmt.Errorf("commit game %s: %w", g.ID, err)
+	steps, tail := g.Steps, g.Tail
+	first := steps - len(tail) // the log index of the tail's first input
+	g.Tail = append(slices.Clip(tail), in...)
+	var logs [][]byte
+	if len(g.Tail) >= logBatch {
+		for _, e := range g.Tail {
+			v, err := json.Marshal(e)
+			if err != nil {
+				g.Tail = tail
+				return fmt.Errorf("commit game %s: %w", g.ID, err)
+			}
+			logs = append(logs, v)
 		}
-		logs[i] = v
+		g.Tail = nil
 	}
 	g.Steps, g.Schema = steps+len(in), Schema
 	rec, err := json.Marshal(g)
@@ -261,13 +266,13 @@ func (s *Store) commitEncoded(g *Game, in []Entry, out *Output) error {
 		owed, err = json.Marshal(out)
 	}
 	if err != nil {
-		g.Steps = steps
+		g.Steps, g.Tail = steps, tail
 		return fmt.Errorf("commit game %s: %w", g.ID, err)
 	}
 	err = s.updateThen(func(tx *bolt.Tx) error {
 		lb := tx.Bucket(bucketLog)
 		for i, v := range logs {
-			if err := lb.Put(logKey(g.ID, steps+i), v); err != nil {
+			if err := lb.Put(logKey(g.ID, first+i), v); err != nil {
 				return err
 			}
 		}
@@ -283,7 +288,7 @@ func (s *Store) commitEncoded(g *Game, in []Entry, out *Output) error {
 		return b.Put([]byte(out.Key), owed)
 	}, s.cache.committed(g, false))
 	if err != nil {
-		g.Steps = steps
+		g.Steps, g.Tail = steps, tail
 		return fmt.Errorf("commit game %s: %w", g.ID, err)
 	}
 	return nil
@@ -291,18 +296,21 @@ func (s *Store) commitEncoded(g *Game, in []Entry, out *Output) error {
 
 func logKey(game string, n int) []byte { return fmt.Appendf(nil, "%s/%010d", game, n) }
 
+// appendLog puts the record's Tail and then in into the log bucket.
 func appendLog(tx *bolt.Tx, g *Game, in []Entry) error {
 	b := tx.Bucket(bucketLog)
-	for _, e := range in {
+	n := g.Steps - len(g.Tail)
+	for _, e := range append(slices.Clip(g.Tail), in...) {
 		v, err := json.Marshal(e)
 		if err != nil {
 			return err
 		}
-		if err := b.Put(logKey(g.ID, g.Steps), v); err != nil {
+		if err := b.Put(logKey(g.ID, n), v); err != nil {
 			return err
 		}
-		g.Steps++
+		n++
 	}
+	g.Steps, g.Tail = n, nil
 	return nil
 }
 
@@ -319,7 +327,21 @@ func (s *Store) History(game string) ([]Entry, error) {
 			}
 			out = append(out, e)
 		}
-		return nil
+		if tx.Bucket(bucketEnded).Get([]byte(game)) != nil {
+			return nil // its tail went to the log when it ended
+		}
+		// An open game's latest inputs are in its record's Tail.
+		id := []byte(`"id":"` + game + `"`)
+		return tx.Bucket(bucketGames).ForEach(func(_, v []byte) error {
+			if !bytes.Contains(v, id) {
+				return nil
+			}
+			g, err := decodeGame(v)
+			if err == nil && g.ID == game {
+				out = append(out, g.Tail...)
+			}
+			return err
+		})
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read log of game %s: %w", game, err)
@@ -585,7 +607,13 @@ func (s *Store) Running() ([]*Game, error) {
 // the game ended, and adds its results (if any) to the server's stats. A
 // newer game in the channel is left alone.
 func (s *Store) End(g *Game, how string, results []PlayerResult) error {
-	if err := s.updateThen(func(tx *bolt.Tx) error { return s.endTx(tx, g, how, results) }, s.cache.committed(g, true)); err != nil {
+	steps, tail := g.Steps, g.Tail
+	err := s.updateThen(func(tx *bolt.Tx) error {
+		g.Steps, g.Tail = steps, tail // a retry starts over
+		return s.endTx(tx, g, how, results)
+	}, s.cache.committed(g, true))
+	if err != nil {
+		g.Steps, g.Tail = steps, tail
 		return fmt.Errorf("end game %s: %w", g.ID, err)
 	}
 	return nil
@@ -601,6 +629,9 @@ func (s *Store) endTx(tx *bolt.Tx, g *Game, how string, results []PlayerResult) 
 		if err := indexTimers(tx, g, cur.Timers, nil); err != nil {
 			return err
 		}
+	}
+	if err := appendLog(tx, g, nil); err != nil { // the tail, so the history is whole
+		return err
 	}
 	g.Schema, g.Timers = Schema, nil
 	end, err := json.Marshal(Ended{ID: g.ID, Kind: g.Kind, Channel: g.Channel, How: how, At: time.Now().UTC(), Final: g})

@@ -489,3 +489,61 @@ func TestOutboxKeysFollowTheOrderOwed(t *testing.T) {
 		}
 	}
 }
+
+// The latest inputs ride in the record and reach the log bucket in
+// batches; the history is whole at every point: open, reopened, ended
+// early through End.
+func TestLogTailIsPartOfTheHistory(t *testing.T) {
+	s, path := openTemp(t)
+	g := &Game{ID: "abc", Channel: "c1"}
+	for i := range 2*logBatch + 3 {
+		in := []Entry{{Input: games.Input{Seat: i % 2, Action: games.Act("play", fmt.Sprint(i))}}}
+		if err := s.Commit(g, in, &Output{Game: "abc", Channel: "c1", Version: i}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inBucket := func() int {
+		n := 0
+		_ = s.db.View(func(tx *bolt.Tx) error {
+			return tx.Bucket(bucketLog).ForEach(func(_, _ []byte) error { n++; return nil })
+		})
+		return n
+	}
+	if n := inBucket(); n != 2*logBatch || len(g.Tail) != 3 || g.Steps != 2*logBatch+3 {
+		t.Fatalf("%d inputs in the log bucket, %d in the tail, steps %d", n, len(g.Tail), g.Steps)
+	}
+	check := func(when string, want int) {
+		t.Helper()
+		h, err := s.History("abc")
+		if err != nil || len(h) != want {
+			t.Fatalf("%s: history of %d entries (%v), want %d", when, len(h), err, want)
+		}
+		for i, e := range h {
+			if e.Input.Action.Arg(0) != fmt.Sprint(i) {
+				t.Fatalf("%s: entry %d is %+v", when, i, e.Input)
+			}
+		}
+	}
+	check("open", 2*logBatch+3)
+	s.Close()
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	check("reopened", 2*logBatch+3)
+	g, err = s.Game("c1")
+	if err != nil || len(g.Tail) != 3 {
+		t.Fatalf("reopened record: %+v, %v", g, err)
+	}
+	if err := s.End(g, "been cancelled", nil); err != nil {
+		t.Fatal(err)
+	}
+	check("ended", 2*logBatch+3)
+	if n := inBucket(); n != 2*logBatch+3 {
+		t.Fatalf("%d inputs in the log bucket after the end", n)
+	}
+	if e, _ := s.Ended("abc"); e == nil || len(e.Final.Tail) != 0 || e.Final.Steps != 2*logBatch+3 {
+		t.Fatalf("ended record keeps a tail: %+v", e)
+	}
+}
