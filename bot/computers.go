@@ -123,7 +123,7 @@ func (b *Bot) playComputer(rec *store.Game, seat int) {
 		}
 		in = games.Input{Seat: seat, Action: a}
 	}
-	before := handViews(len(rec.Seats), g)
+	before := b.viewsOf(rec, g)
 	events, err := games.Step(g, in)
 	if err != nil {
 		// A policy's mistake must not stall the table: the first legal move.

@@ -52,7 +52,7 @@ func (b *Bot) react(rec *store.Game, ref, emoji, user string, add bool) error {
 		seat = games.Spectator
 	}
 	in := games.Input{Kind: games.InReact, Seat: seat, Ref: ref, Emoji: emoji, Add: add}
-	before := handViews(len(rec.Seats), g)
+	before := b.viewsOf(rec, g)
 	events, err := games.Step(g, in)
 	var refusal *games.Refusal
 	switch {

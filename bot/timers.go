@@ -133,7 +133,7 @@ func (b *Bot) fire(d store.Due) {
 		return
 	}
 	in := games.Input{Kind: games.InTimer, Seat: timer.Seat, Ref: timer.Key, Action: timer.Action}
-	before := handViews(len(rec.Seats), g)
+	before := b.viewsOf(rec, g)
 	events, err := games.Step(g, in)
 	var refusal *games.Refusal
 	if errors.As(err, &refusal) || err != nil {
@@ -257,7 +257,7 @@ func (b *Bot) actFor(rec *store.Game, seat int) {
 		return
 	}
 	in := games.Input{Kind: games.InTimer, Seat: seat, Ref: "bot:act", Action: a}
-	before := handViews(len(rec.Seats), g)
+	before := b.viewsOf(rec, g)
 	events, err := games.Step(g, in)
 	if err != nil {
 		b.log.Warn("act for absent player", "game", rec.ID, "err", err)

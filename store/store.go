@@ -218,9 +218,9 @@ func (s *Store) Commit(g *Game, in []Entry, out *Output, end *Ending) error {
 	if end == nil {
 		return s.commitEncoded(g, in, out)
 	}
-	steps, tail := g.Steps, g.Tail
+	undo := g.logUndo()
 	err := s.updateThen(func(tx *bolt.Tx) error {
-		g.Steps, g.Tail = steps, tail // a retry starts over
+		undo() // a retry starts over
 		if err := appendLog(tx, g, in); err != nil {
 			return err
 		}
@@ -230,10 +230,17 @@ func (s *Store) Commit(g *Game, in []Entry, out *Output, end *Ending) error {
 		return putOutput(tx, out)
 	}, s.cache.committed(g, true))
 	if err != nil {
-		g.Steps, g.Tail = steps, tail
+		undo()
 		return fmt.Errorf("commit game %s: %w", g.ID, err)
 	}
 	return nil
+}
+
+// logUndo returns what puts g's log counters back as they are now: a
+// commit changes them before it knows it committed.
+func (g *Game) logUndo() func() {
+	steps, tail := g.Steps, g.Tail
+	return func() { g.Steps, g.Tail = steps, tail }
 }
 
 // logBatch is how many inputs a record's Tail holds before they move to
@@ -244,51 +251,37 @@ const logBatch = 8
 // before the transaction, so the one committer goroutine only writes and
 // the encoding of many channels' moves runs in parallel.
 func (s *Store) commitEncoded(g *Game, in []Entry, out *Output) error {
-	steps, tail := g.Steps, g.Tail
-	first := steps - len(tail) // the log index of the tail's first input
-	g.Tail = append(slices.Clip(tail), in...)
+	undo := g.logUndo()
+	first := g.logged()
 	var logs [][]byte
-	if len(g.Tail) >= logBatch {
-		for _, e := range g.Tail {
-			v, err := json.Marshal(e)
-			if err != nil {
-				g.Tail = tail
-				return fmt.Errorf("commit game %s: %w", g.ID, err)
-			}
-			logs = append(logs, v)
-		}
+	var err error
+	if g.Tail = append(slices.Clip(g.Tail), in...); len(g.Tail) >= logBatch {
+		logs, err = encodeEntries(g.Tail)
 		g.Tail = nil
 	}
-	g.Steps, g.Schema = steps+len(in), Schema
-	rec, err := json.Marshal(g)
-	var owed []byte
+	g.Steps, g.Schema = g.Steps+len(in), Schema
+	var rec, owed []byte
+	if err == nil {
+		rec, err = json.Marshal(g)
+	}
 	if err == nil && out != nil {
 		owed, err = json.Marshal(out)
 	}
 	if err != nil {
-		g.Steps, g.Tail = steps, tail
+		undo()
 		return fmt.Errorf("commit game %s: %w", g.ID, err)
 	}
 	err = s.updateThen(func(tx *bolt.Tx) error {
-		lb := tx.Bucket(bucketLog)
-		for i, v := range logs {
-			if err := lb.Put(logKey(g.ID, first+i), v); err != nil {
-				return err
-			}
+		if err := putLog(tx, g.ID, first, logs); err != nil {
+			return err
 		}
 		if err := s.putRecord(tx, g, rec); err != nil || out == nil {
 			return err
 		}
-		b := tx.Bucket(bucketOut)
-		seq, err := b.NextSequence()
-		if err != nil {
-			return err
-		}
-		out.Key = outKey(seq, out.Channel)
-		return b.Put([]byte(out.Key), owed)
+		return putOwed(tx, out, owed)
 	}, s.cache.committed(g, false))
 	if err != nil {
-		g.Steps, g.Tail = steps, tail
+		undo()
 		return fmt.Errorf("commit game %s: %w", g.ID, err)
 	}
 	return nil
@@ -298,19 +291,43 @@ func logKey(game string, n int) []byte { return fmt.Appendf(nil, "%s/%010d", gam
 
 // appendLog puts the record's Tail and then in into the log bucket.
 func appendLog(tx *bolt.Tx, g *Game, in []Entry) error {
-	b := tx.Bucket(bucketLog)
-	n := g.Steps - len(g.Tail)
-	for _, e := range append(slices.Clip(g.Tail), in...) {
+	all := append(slices.Clip(g.Tail), in...)
+	logs, err := encodeEntries(all)
+	if err != nil {
+		return err
+	}
+	first := g.logged()
+	if err := putLog(tx, g.ID, first, logs); err != nil {
+		return err
+	}
+	g.Steps, g.Tail = first+len(all), nil
+	return nil
+}
+
+// logged is how many of g's inputs are in the log bucket: the log index
+// of its Tail's first.
+func (g *Game) logged() int { return g.Steps - len(g.Tail) }
+
+func encodeEntries(es []Entry) ([][]byte, error) {
+	out := make([][]byte, len(es))
+	for i, e := range es {
 		v, err := json.Marshal(e)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if err := b.Put(logKey(g.ID, n), v); err != nil {
-			return err
-		}
-		n++
+		out[i] = v
 	}
-	g.Steps, g.Tail = n, nil
+	return out, nil
+}
+
+// putLog puts encoded entries into game's log from index first on.
+func putLog(tx *bolt.Tx, game string, first int, logs [][]byte) error {
+	b := tx.Bucket(bucketLog)
+	for i, v := range logs {
+		if err := b.Put(logKey(game, first+i), v); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
@@ -327,21 +344,13 @@ func (s *Store) History(game string) ([]Entry, error) {
 			}
 			out = append(out, e)
 		}
-		if tx.Bucket(bucketEnded).Get([]byte(game)) != nil {
-			return nil // its tail went to the log when it ended
+		// An open game's latest inputs are in its record's Tail (an ended
+		// game's went to the log when it ended).
+		g, open, err := findTx(tx, game)
+		if open {
+			out = append(out, g.Tail...)
 		}
-		// An open game's latest inputs are in its record's Tail.
-		id := []byte(`"id":"` + game + `"`)
-		return tx.Bucket(bucketGames).ForEach(func(_, v []byte) error {
-			if !bytes.Contains(v, id) {
-				return nil
-			}
-			g, err := decodeGame(v)
-			if err == nil && g.ID == game {
-				out = append(out, g.Tail...)
-			}
-			return err
-		})
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read log of game %s: %w", game, err)
@@ -607,13 +616,13 @@ func (s *Store) Running() ([]*Game, error) {
 // the game ended, and adds its results (if any) to the server's stats. A
 // newer game in the channel is left alone.
 func (s *Store) End(g *Game, how string, results []PlayerResult) error {
-	steps, tail := g.Steps, g.Tail
+	undo := g.logUndo()
 	err := s.updateThen(func(tx *bolt.Tx) error {
-		g.Steps, g.Tail = steps, tail // a retry starts over
+		undo() // a retry starts over
 		return s.endTx(tx, g, how, results)
 	}, s.cache.committed(g, true))
 	if err != nil {
-		g.Steps, g.Tail = steps, tail
+		undo()
 		return fmt.Errorf("end game %s: %w", g.ID, err)
 	}
 	return nil
@@ -659,7 +668,7 @@ func (s *Store) endTx(tx *bolt.Tx, g *Game, how string, results []PlayerResult) 
 // moves rewrote up to 2n of its pages. Databases written before kept
 // "channel/sequence" keys, which sort before these and are read alike.
 func outKey(seq uint64, channel string) string {
-	return "o/" + fmt.Sprintf("%020d", seq) + "/" + channel
+	return fmt.Sprintf("o/%020d/%s", seq, channel)
 }
 
 // OutputSeq is the sequence number an output's key holds (see outKey).
@@ -675,16 +684,21 @@ func OutputSeq(key string) uint64 {
 }
 
 func putOutput(tx *bolt.Tx, out *Output) error {
+	v, err := json.Marshal(out)
+	if err != nil {
+		return err
+	}
+	return putOwed(tx, out, v)
+}
+
+// putOwed puts out, encoded as v, into the outbox and sets its key.
+func putOwed(tx *bolt.Tx, out *Output, v []byte) error {
 	b := tx.Bucket(bucketOut)
 	seq, err := b.NextSequence()
 	if err != nil {
 		return err
 	}
 	out.Key = outKey(seq, out.Channel)
-	v, err := json.Marshal(out)
-	if err != nil {
-		return err
-	}
 	return b.Put([]byte(out.Key), v)
 }
 
@@ -753,27 +767,38 @@ func (s *Store) Ended(id string) (*Ended, error) {
 func (s *Store) Find(id string) (*Game, bool, error) {
 	var found *Game
 	open := false
-	err := s.db.View(func(tx *bolt.Tx) error {
-		if v := tx.Bucket(bucketEnded).Get([]byte(id)); v != nil {
-			var e Ended
-			if err := json.Unmarshal(v, &e); err != nil {
-				return err
-			}
-			found = e.Final
-			return nil
-		}
-		return tx.Bucket(bucketGames).ForEach(func(_, v []byte) error {
-			g, err := decodeGame(v)
-			if err == nil && g.ID == id {
-				found, open = g, true
-			}
-			return err
-		})
+	err := s.db.View(func(tx *bolt.Tx) (err error) {
+		found, open, err = findTx(tx, id)
+		return err
 	})
 	if err != nil {
 		return nil, false, fmt.Errorf("find game %s: %w", id, err)
 	}
 	return found, open, nil
+}
+
+// findTx is Find within tx. Open games are keyed by channel, so it looks
+// through them, decoding only records that name the id.
+func findTx(tx *bolt.Tx, id string) (found *Game, open bool, err error) {
+	if v := tx.Bucket(bucketEnded).Get([]byte(id)); v != nil {
+		var e Ended
+		if err := json.Unmarshal(v, &e); err != nil {
+			return nil, false, err
+		}
+		return e.Final, false, nil
+	}
+	named := []byte(`"id":"` + id + `"`)
+	err = tx.Bucket(bucketGames).ForEach(func(_, v []byte) error {
+		if !bytes.Contains(v, named) {
+			return nil
+		}
+		g, err := decodeGame(v)
+		if err == nil && g.ID == id {
+			found, open = g, true
+		}
+		return err
+	})
+	return found, open, err
 }
 
 // Stats returns a server's results, keyed by user id.
