@@ -317,7 +317,8 @@ func (o *owners) guildOf(bucket string, k, v []byte) (string, error) {
 		err := json.Unmarshal(v, &d)
 		return o.ofChannel(d.Channel, d.Game), err
 	case "stats", "guilds":
-		return string(k), nil
+		guild, _, _ := strings.Cut(string(k), "/") // stats: guild/user, or a whole table under the guild
+		return guild, nil
 	case "threads":
 		var t threadRecord
 		err := json.Unmarshal(v, &t)

@@ -284,7 +284,7 @@ func TestReshardRefuses(t *testing.T) {
 		a, b := filepath.Join(d, "a.db"), filepath.Join(d, "b.db")
 		guild := guildOn(0, 2, 1)
 		fillShardSource(t, a, []string{guild})
-		addRaw(b, "stats", guild, `{"u9":{"name":"Zed","games":{}}}`)
+		addRaw(b, "stats", guild+"/u1", `{"name":"Ann","games":{}}`)
 		if _, err := Reshard([]string{a, b}, shardFiles(d, 2)); err == nil || !strings.Contains(err.Error(), "differs between two source files") {
 			t.Fatalf("err = %v", err)
 		}

@@ -26,7 +26,7 @@ var (
 	bucketGames  = []byte("games")  // channel id → running or lobby Game
 	bucketPosts  = []byte("posts")  // game id → Posts (the output lane's alone)
 	bucketEnded  = []byte("ended")  // game id → Ended, so old buttons get a precise answer
-	bucketStats  = []byte("stats")  // guild id → Stats
+	bucketStats  = []byte("stats")  // guild id/user id → PlayerStats
 	bucketOut    = []byte("outbox") // outKey → Output still owed
 	bucketLog    = []byte("log")    // game id/sequence → Entry
 	bucketTimers = []byte("timers") // due (8 bytes, big-endian Unix ms) + channel + 0 + key → Due
@@ -803,28 +803,65 @@ func findTx(tx *bolt.Tx, id string) (found *Game, open bool, err error) {
 
 // Stats returns a server's results, keyed by user id.
 func (s *Store) Stats(guild string) (Stats, error) {
-	st := Stats{}
+	var st Stats
 	err := s.db.View(func(tx *bolt.Tx) error {
-		if v := tx.Bucket(bucketStats).Get([]byte(guild)); v != nil {
-			return json.Unmarshal(v, &st)
-		}
-		return nil
+		var err error
+		st, err = readStats(tx.Bucket(bucketStats), guild)
+		return err
 	})
 	return st, err
 }
 
-func addResults(b *bolt.Bucket, guild, kind string, results []PlayerResult) error {
+// statsKey: each player's tallies have a key of their own, so a game's end
+// rewrites its players' few bytes, not the whole server's table.
+func statsKey(guild, user string) []byte { return []byte(guild + "/" + user) }
+
+// readStats reads a server's results, including a table stored whole
+// under the bare guild id by builds before statsKey.
+func readStats(b *bolt.Bucket, guild string) (Stats, error) {
 	st := Stats{}
 	if v := b.Get([]byte(guild)); v != nil {
 		if err := json.Unmarshal(v, &st); err != nil {
+			return nil, err
+		}
+	}
+	prefix := statsKey(guild, "")
+	c := b.Cursor()
+	for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+		p := &PlayerStats{}
+		if err := json.Unmarshal(v, p); err != nil {
+			return nil, err
+		}
+		st[string(k[len(prefix):])] = p
+	}
+	return st, nil
+}
+
+func addResults(b *bolt.Bucket, guild, kind string, results []PlayerResult) error {
+	if old := b.Get([]byte(guild)); old != nil {
+		// A table from before statsKey: split it up first.
+		st, err := readStats(b, guild)
+		if err != nil {
+			return err
+		}
+		for user, p := range st {
+			if err := putStats(b, guild, user, p); err != nil {
+				return err
+			}
+		}
+		if err := b.Delete([]byte(guild)); err != nil {
 			return err
 		}
 	}
 	for _, r := range results {
-		p := st[r.User]
-		if p == nil {
-			p = &PlayerStats{Games: map[string]*Tally{}}
-			st[r.User] = p
+		p := &PlayerStats{}
+		if v := b.Get(statsKey(guild, r.User)); v != nil {
+			if err := json.Unmarshal(v, p); err != nil {
+				return err
+			}
+		}
+		if p.Games == nil {
+			p.Games = map[string]*Tally{}
 		}
 		p.Name = r.Name
 		t := p.Games[kind]
@@ -840,12 +877,19 @@ func addResults(b *bolt.Bucket, guild, kind string, results []PlayerResult) erro
 		if r.Won {
 			t.Won++
 		}
+		if err := putStats(b, guild, r.User, p); err != nil {
+			return err
+		}
 	}
-	v, err := json.Marshal(st)
+	return nil
+}
+
+func putStats(b *bolt.Bucket, guild, user string, p *PlayerStats) error {
+	v, err := json.Marshal(p)
 	if err != nil {
 		return err
 	}
-	return b.Put([]byte(guild), v)
+	return b.Put(statsKey(guild, user), v)
 }
 
 // Each calls f for every game the database holds, open or ended.

@@ -83,6 +83,44 @@ func TestEndFreesChannelAndCountsResults(t *testing.T) {
 	}
 }
 
+// A server's table written whole by older builds is still read, and split
+// into one key per player the first time a game ends there.
+func TestStatsFromBeforePerPlayerKeys(t *testing.T) {
+	s, _ := openTemp(t)
+	defer s.Close()
+	old := `{"u1":{"name":"Ann","games":{"duel":{"played":3,"won":2,"points":7,"best":4}}},"u9":{"name":"Zed","games":{"life":{"played":1,"won":0}}}}`
+	if err := s.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketStats).Put([]byte("g1"), []byte(old)) }); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := s.Stats("g1"); err != nil || st["u1"].Games["duel"].Won != 2 || st["u9"].Name != "Zed" {
+		t.Fatalf("old table read as %+v, %v", st, err)
+	}
+	g := &Game{ID: "ga", Kind: "duel", Channel: "c1", Guild: "g1"}
+	if err := s.Save(g); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.End(g, "won", []PlayerResult{{User: "u1", Name: "Ann", Won: true, Score: 6}}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Stats("g1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := st["u1"].Games["duel"]; a.Played != 4 || a.Won != 3 || a.Points != 13 || a.Best != 6 {
+		t.Fatalf("Ann's tally = %+v", a)
+	}
+	if z := st["u9"].Games["life"]; z == nil || z.Played != 1 {
+		t.Fatalf("Zed's tally lost in the split: %+v", st["u9"])
+	}
+	var keys []string
+	s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketStats).ForEach(func(k, _ []byte) error { keys = append(keys, string(k)); return nil })
+	})
+	if strings.Join(keys, " ") != "g1/u1 g1/u9" {
+		t.Fatalf("stats keys = %q, want one per player", keys)
+	}
+}
+
 func TestMovesNeverUndoMessageIDs(t *testing.T) {
 	s, _ := openTemp(t)
 	defer s.Close()
