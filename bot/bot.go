@@ -85,6 +85,7 @@ func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (
 	b := &Bot{cfg: cfg, log: log, db: db, s: s, catalog: catalog, lanes: newLanes(), seeds: cfg.Seeds, now: cfg.Now, timers: newScheduler(),
 		refreshing: make(chan struct{}, 4), outputs: newSlots(runtime.GOMAXPROCS(0), outputHold)}
 	b.lanes.tables.rate = cfg.globalRate()
+	b.answered.life, b.answering.life = recentLife, recentLife
 	s.Client = &http.Client{Transport: &metered{next: transport, spend: b.lanes.tables.spend}, Timeout: 20 * time.Second}
 	if b.seeds == nil {
 		b.seeds = newSeed

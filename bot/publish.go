@@ -672,8 +672,14 @@ func allSeats(rec *store.Game) []int {
 type tokens struct {
 	mu    sync.Mutex
 	at    map[string]time.Time
-	prune int // size at which to next forget expired tokens
+	prune int           // size at which to next forget expired tokens
+	life  time.Duration // how long a token is kept (0: an interaction token's 15 minutes)
 }
+
+// recentLife is how long the answered and answering sets keep a token:
+// they are asked only of tokens within an answer's time (unsure), and at a
+// thousand moves a second 15 minutes of tokens would take hundreds of MiB.
+const recentLife = time.Minute
 
 func (t *tokens) take(token string) {
 	t.mu.Lock()
@@ -686,8 +692,12 @@ func (t *tokens) take(token string) {
 	if len(t.at) >= t.prune {
 		// Forget what interaction tokens' own lifetime forgets; then wait
 		// for the set to double, so the sweep costs O(1) per token.
+		life := t.life
+		if life == 0 {
+			life = 15 * time.Minute
+		}
 		for k, v := range t.at {
-			if now.Sub(v) > 15*time.Minute {
+			if now.Sub(v) > life {
 				delete(t.at, k)
 			}
 		}

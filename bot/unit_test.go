@@ -354,3 +354,23 @@ func TestRewriteLeavesTheRequest(t *testing.T) {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// The answered sets forget a token after recentLife; the 404 set keeps
+// one for an interaction token's whole life.
+func TestTokenSetsForgetAfterTheirLife(t *testing.T) {
+	recent, dead := &tokens{life: recentLife}, &tokens{}
+	old := time.Now().Add(-2 * recentLife)
+	for _, set := range []*tokens{recent, dead} {
+		set.at, set.prune = map[string]time.Time{}, 4096
+		for i := range 4095 {
+			set.at[fmt.Sprint(i)] = old
+		}
+		set.take("new")
+	}
+	if len(recent.at) != 1 || !recent.has("new") {
+		t.Fatalf("answered set kept %d tokens, want only the new one", len(recent.at))
+	}
+	if len(dead.at) != 4096 || !dead.has("17") {
+		t.Fatalf("404 set kept %d tokens, want all 4096 (within 15 minutes)", len(dead.at))
+	}
+}
