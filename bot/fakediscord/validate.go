@@ -64,15 +64,26 @@ func (e formErrors) String() string {
 	return strings.Join(parts, "; ")
 }
 
+// at joins a path's keys (strings and ints) with dots. Every payload check
+// builds its paths whether or not anything is wrong, so it does so without
+// fmt.
 func at(prefix string, keys ...any) string {
-	parts := []string{}
-	if prefix != "" {
-		parts = append(parts, prefix)
+	var buf [64]byte
+	b := append(buf[:0], prefix...)
+	for i, k := range keys {
+		if i > 0 || prefix != "" {
+			b = append(b, '.')
+		}
+		switch k := k.(type) {
+		case string:
+			b = append(b, k...)
+		case int:
+			b = strconv.AppendInt(b, int64(k), 10)
+		default:
+			panic("fakediscord: a path key must be a string or an int")
+		}
 	}
-	for _, k := range keys {
-		parts = append(parts, fmt.Sprint(k))
-	}
-	return strings.Join(parts, ".")
+	return string(b)
 }
 
 func runes(s string) int { return utf8.RuneCountInString(s) }
