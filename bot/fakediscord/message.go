@@ -144,24 +144,26 @@ type component struct {
 // normalize fills in what Discord fills in on stored components: sequential
 // ids and the select defaults.
 func normalize(rows []*component) []*component {
-	rows = cloneJSON(rows)
-	used := map[int]bool{}
+	rows = cloneComponents(rows)
 	var all []*component
 	for _, r := range rows {
 		all = append(all, r)
 		all = append(all, r.Components...)
 	}
-	for _, c := range all {
-		used[c.ID] = true
+	// The ids in use: valid rows hold at most 30 components, too few for a
+	// map to pay for itself.
+	used := make([]int, len(all))
+	for i, c := range all {
+		used[i] = c.ID
 	}
 	next := 1
 	for _, c := range all {
 		if c.ID == 0 {
-			for used[next] {
+			for slices.Contains(used, next) {
 				next++
 			}
 			c.ID = next
-			used[next] = true
+			used = append(used, next)
 		}
 		if c.Type == discordgo.SelectMenuComponent {
 			one := 1
@@ -174,6 +176,39 @@ func normalize(rows []*component) []*component {
 		}
 	}
 	return rows
+}
+
+// cloneComponents deep-copies components exactly as cloneJSON would, at a
+// fraction of its cost: a list inside a component comes back nil when
+// empty, as omitempty leaves it out.
+func cloneComponents(cs []*component) []*component {
+	if cs == nil {
+		return nil
+	}
+	out := make([]*component, len(cs))
+	for i, c := range cs {
+		if c == nil {
+			continue
+		}
+		d := *c
+		d.Emoji = clonePtr(c.Emoji)
+		d.MinValues, d.MaxValues = clonePtr(c.MinValues), clonePtr(c.MaxValues)
+		d.MinLength, d.MaxLength, d.Required = clonePtr(c.MinLength), clonePtr(c.MaxLength), clonePtr(c.Required)
+		d.Options = nil
+		if len(c.Options) > 0 {
+			d.Options = make([]discordgo.SelectMenuOption, len(c.Options))
+			for j, o := range c.Options {
+				o.Emoji = clonePtr(o.Emoji)
+				d.Options[j] = o
+			}
+		}
+		d.Components = nil
+		if len(c.Components) > 0 {
+			d.Components = cloneComponents(c.Components)
+		}
+		out[i] = &d
+	}
+	return out
 }
 
 func rowsOf(rows []*component) []Row {
