@@ -85,3 +85,43 @@ func TestCloneComponentsIsAJSONRoundTrip(t *testing.T) {
 		t.Fatal("the copy shares memory with the original")
 	}
 }
+
+// payloadKeysOf is the set parseMessage computed by decoding the payload
+// into a map.
+func payloadKeysOf(t *testing.T, raw []byte) payloadKeys {
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &keys); err != nil {
+		t.Fatalf("%s: %v", raw, err)
+	}
+	var has payloadKeys
+	for k := range keys {
+		has |= payloadKeyByName[k]
+	}
+	return has
+}
+
+var payloadSeeds = []string{
+	``, `null`, ` null `, `{}`, `[]`, `"content"`, `5`, `{"content":"x"}`, `{"content":null,"flags":64}`,
+	`{"Content":"x","FLAGS":1}`, `{"cont\u0065nt":"x"}`, `{"\u0063omponents":[],"embeds\u0000":[]}`,
+	`{"tts":true,"embeds":[{"title":"content","fields":[{"name":"flags","value":"{\"attachments\":1}"}]}]}`,
+	`{"nonce":"a\\","attachments":[{"id":"1"}],"components":[{"type":1,"components":[{"type":2,"custom_id":"flags"}]}]}`,
+	` { "content" : "a" , "embeds" : [ ] , "flags" : 0 } `, `{"poll":{"content":{"flags":[{}]}},"x":"}"}`,
+	`{"content":"x","content":"y"}`, `{"content":"x"`, `{"content":"\xff"}`, `{"\xffcontent":1}`, `{"content":"x"} x`,
+	`{"message_reference":{"message_id":"1"},"allowed_mentions":{"parse":[]},"sticker_ids":["content"]}`,
+}
+
+// Which edit keys a payload has is what decoding it into a map tells.
+func FuzzTopLevelKeys(f *testing.F) {
+	for _, s := range payloadSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		p, err := parseMessage(raw)
+		if err != nil {
+			return
+		}
+		if want := payloadKeysOf(t, raw); p.has != want {
+			t.Fatalf("%s: keys %05b, want %05b", raw, p.has, want)
+		}
+	})
+}

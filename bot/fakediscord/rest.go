@@ -610,16 +610,16 @@ func (s *Server) editLocked(c *call, m *message, p *messageParams, prefix string
 		return false
 	}
 	next := *m
-	if p.has["content"] {
+	if p.has&keyContent != 0 {
 		next.content = p.Content
 	}
-	if p.has["embeds"] {
+	if p.has&keyEmbeds != 0 {
 		next.embeds = richEmbeds(p.Embeds)
 	}
-	if p.has["components"] {
+	if p.has&keyComponents != 0 {
 		next.components = normalize(p.Components)
 	}
-	if p.has["attachments"] || len(c.files) > 0 {
+	if p.has&keyAttachments != 0 || len(c.files) > 0 {
 		var keep []string
 		for _, a := range p.Attachments {
 			keep = append(keep, fmt.Sprint(a.ID))
@@ -629,14 +629,14 @@ func (s *Server) editLocked(c *call, m *message, p *messageParams, prefix string
 			return false
 		}
 	}
-	if p.has["flags"] {
+	if p.has&keyFlags != 0 {
 		next.flags = next.flags&^flagSuppressEmbeds | p.Flags&flagSuppressEmbeds
 	}
 	if next.empty() {
 		c.reject(http.StatusBadRequest, 50006, "Cannot send an empty message", "")
 		return false
 	}
-	if p.has["content"] || m.loading {
+	if p.has&keyContent != 0 || m.loading {
 		next.allowed = p.AllowedMentions
 		next.mentions = s.mentionsLocked(next.content, next.allowed, s.replyAuthorLocked(m))
 	}

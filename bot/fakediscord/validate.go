@@ -1,6 +1,7 @@
 package fakediscord
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/url"
@@ -139,7 +140,23 @@ type messageParams struct {
 	StickerIDs   []string `json:"sticker_ids"`
 	ThreadName   string   `json:"thread_name"`
 
-	has map[string]bool // keys present in the payload, even as null
+	has payloadKeys // the keys an edit replaces present in the payload, even as null
+}
+
+// payloadKeys is a set of the message payload keys whose presence an edit
+// tells apart from their absence.
+type payloadKeys uint8
+
+const (
+	keyContent payloadKeys = 1 << iota
+	keyEmbeds
+	keyComponents
+	keyAttachments
+	keyFlags
+)
+
+var payloadKeyByName = map[string]payloadKeys{
+	"content": keyContent, "embeds": keyEmbeds, "components": keyComponents, "attachments": keyAttachments, "flags": keyFlags,
 }
 
 func parseMessage(raw []byte) (*messageParams, error) {
@@ -147,15 +164,51 @@ func parseMessage(raw []byte) (*messageParams, error) {
 	if err := json.Unmarshal(raw, p); err != nil {
 		return nil, err
 	}
-	var keys map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &keys); err != nil {
-		return nil, err
-	}
-	p.has = map[string]bool{}
-	for k := range keys {
-		p.has[k] = true
-	}
+	p.has = topLevelKeys(raw)
 	return p, nil
+}
+
+// topLevelKeys finds the payload keys among the names of the object in raw,
+// JSON that Unmarshal accepted: a scan of the bytes rather than a second
+// decode, into a map of every value.
+func topLevelKeys(raw []byte) payloadKeys {
+	var has payloadKeys
+	depth, atName := 0, false
+	for i := 0; i < len(raw); i++ {
+		switch raw[i] {
+		case '{':
+			depth++
+			atName = depth == 1
+		case '[':
+			depth++
+		case '}', ']':
+			depth--
+		case ',':
+			atName = depth == 1
+		case '"':
+			start := i
+			for i++; raw[i] != '"'; i++ {
+				if raw[i] == '\\' {
+					i++
+				}
+			}
+			if atName {
+				has |= payloadKeyOf(raw[start : i+1])
+				atName = false
+			}
+		}
+	}
+	return has
+}
+
+// payloadKeyOf is the payload key a quoted object name stands for, if any.
+func payloadKeyOf(quoted []byte) payloadKeys {
+	if bytes.IndexByte(quoted, '\\') < 0 {
+		return payloadKeyByName[string(quoted[1:len(quoted)-1])]
+	}
+	var name string
+	json.Unmarshal(quoted, &name) // valid: Unmarshal accepted the object
+	return payloadKeyByName[name]
 }
 
 // checkMessage validates a message payload against Discord's limits.

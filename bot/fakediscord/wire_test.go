@@ -73,7 +73,7 @@ func TestPreparedParse(t *testing.T) {
 		t.Fatalf("the callback's data was not prepared: %+v", c.prep)
 	}
 	want := c.prep.msg
-	if p, err := c.parseMessage([]byte(data)); err != nil || p != want || p.Content != "hi" || !p.has["flags"] {
+	if p, err := c.parseMessage([]byte(data)); err != nil || p != want || p.Content != "hi" || p.has&keyFlags == 0 {
 		t.Fatalf("the handler did not get the prepared parse: %+v, %v", p, err)
 	}
 	if p, err := c.parseMessage([]byte(data)); err != nil || p == want || p.Content != "hi" {
