@@ -125,3 +125,21 @@ func FuzzTopLevelKeys(f *testing.F) {
 		}
 	})
 }
+
+// A body is valid for prepare exactly when json.Valid says so, on every
+// route that parses it there.
+func FuzzPrepareValid(f *testing.F) {
+	for _, s := range payloadSeeds {
+		f.Add([]byte(s))
+		f.Add([]byte(`{"type":7,"data":` + s + `}`))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		for _, route := range []string{"/interactions/{id}/{token}/callback", "/webhooks/{app}/{token}/messages/{message}", "/channels/{channel}/messages", "/channels/{channel}/threads"} {
+			for _, method := range []string{"POST", "PATCH", "GET"} {
+				if p := prepare(method, route, body); p.valid != json.Valid(body) {
+					t.Fatalf("%s %s %q: valid %v", method, route, body, p.valid)
+				}
+			}
+		}
+	})
+}

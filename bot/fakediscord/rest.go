@@ -54,28 +54,35 @@ type callbackBody struct {
 	Data json.RawMessage                   `json:"data"`
 }
 
+// prepare validates the body and parses it as the route's payload. What
+// Unmarshal accepts is valid JSON, so json.Valid, a scan of its own, runs
+// only for bodies nothing decodes here and those Unmarshal refuses.
 func prepare(method, pattern string, body []byte) prepared {
-	p := prepared{valid: json.Valid(body)}
-	if !p.valid || method == http.MethodGet || method == http.MethodDelete {
-		return p
-	}
+	var p prepared
 	switch {
+	case method == http.MethodGet || method == http.MethodDelete:
 	case strings.HasSuffix(pattern, "/callback"):
 		resp := new(callbackBody)
-		if p.callbackErr = json.Unmarshal(body, resp); p.callbackErr != nil {
+		if err := json.Unmarshal(body, resp); err != nil {
+			if json.Valid(body) {
+				p.valid, p.callbackErr = true, err
+			}
 			return p
 		}
-		p.callback = resp
-		if len(resp.Data) == 0 || string(resp.Data) == "null" {
-			return p
+		p.valid, p.callback = true, resp
+		if len(resp.Data) > 0 && string(resp.Data) != "null" {
+			p.raw = resp.Data
+			p.msg, p.err = parseMessage(p.raw)
 		}
-		p.raw = resp.Data
+		return p
 	case strings.HasPrefix(pattern, "/webhooks/") || strings.HasSuffix(pattern, "/messages") || strings.HasSuffix(pattern, "/messages/{message}"):
-		p.raw = body
-	default:
+		msg, err := parseMessage(body)
+		if err == nil || json.Valid(body) {
+			p.valid, p.raw, p.msg, p.err = true, body, msg, err
+		}
 		return p
 	}
-	p.msg, p.err = parseMessage(p.raw)
+	p.valid = json.Valid(body)
 	return p
 }
 
