@@ -143,3 +143,17 @@ func FuzzPrepareValid(f *testing.F) {
 		}
 	})
 }
+
+// The structs an interaction carries instead of maps marshal as the maps.
+func TestInteractionStructsMarshalAsMaps(t *testing.T) {
+	for _, c := range []struct{ got, want any }{
+		{wireInteractionGuild{Features: []string{}, ID: "1", Locale: "en-US"}, map[string]any{"id": "1", "locale": "en-US", "features": []string{}}},
+		{wireIntegrationOwners{Guild: "1"}, map[string]string{"0": "1"}},
+	} {
+		got, _ := json.Marshal(c.got)
+		want, _ := json.Marshal(c.want)
+		if string(got) != string(want) {
+			t.Errorf("%s, want %s", got, want)
+		}
+	}
+}

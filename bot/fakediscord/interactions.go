@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -52,25 +51,40 @@ func (it *interaction) describe() string {
 }
 
 type wireInteraction struct {
-	ID                           string            `json:"id"`
-	ApplicationID                string            `json:"application_id"`
-	Type                         int               `json:"type"`
-	Data                         any               `json:"data"`
-	Guild                        map[string]any    `json:"guild"`
-	GuildID                      string            `json:"guild_id"`
-	Channel                      any               `json:"channel"` // wireChannel or wireThread
-	ChannelID                    string            `json:"channel_id"`
-	Member                       wireMember        `json:"member"`
-	Token                        string            `json:"token"`
-	Version                      int               `json:"version"`
-	Message                      *wireMessage      `json:"message,omitempty"`
-	AppPermissions               string            `json:"app_permissions"`
-	Locale                       string            `json:"locale"`
-	GuildLocale                  string            `json:"guild_locale"`
-	Entitlements                 []struct{}        `json:"entitlements"`
-	AuthorizingIntegrationOwners map[string]string `json:"authorizing_integration_owners"`
-	Context                      int               `json:"context"`
-	AttachmentSizeLimit          int               `json:"attachment_size_limit"`
+	ID                           string                `json:"id"`
+	ApplicationID                string                `json:"application_id"`
+	Type                         int                   `json:"type"`
+	Data                         any                   `json:"data"`
+	Guild                        wireInteractionGuild  `json:"guild"`
+	GuildID                      string                `json:"guild_id"`
+	Channel                      any                   `json:"channel"` // wireChannel or wireThread
+	ChannelID                    string                `json:"channel_id"`
+	Member                       wireMember            `json:"member"`
+	Token                        string                `json:"token"`
+	Version                      int                   `json:"version"`
+	Message                      *wireMessage          `json:"message,omitempty"`
+	AppPermissions               string                `json:"app_permissions"`
+	Locale                       string                `json:"locale"`
+	GuildLocale                  string                `json:"guild_locale"`
+	Entitlements                 []struct{}            `json:"entitlements"`
+	AuthorizingIntegrationOwners wireIntegrationOwners `json:"authorizing_integration_owners"`
+	Context                      int                   `json:"context"`
+	AttachmentSizeLimit          int                   `json:"attachment_size_limit"`
+}
+
+// wireInteractionGuild is the partial guild an interaction carries. Its
+// fields are in the order a map's keys would be sorted in: it marshals as
+// the map it stands for, without sorting keys for every interaction.
+type wireInteractionGuild struct {
+	Features []string `json:"features"`
+	ID       string   `json:"id"`
+	Locale   string   `json:"locale"`
+}
+
+// wireIntegrationOwners is authorizing_integration_owners, {"0": guild ID}
+// (GUILD_INSTALL), as a struct for the same reason.
+type wireIntegrationOwners struct {
+	Guild string `json:"0"`
 }
 
 type wireComponentData struct {
@@ -101,7 +115,7 @@ type wireSubmittedInput struct {
 
 func (s *Server) interactionWireLocked(it *interaction, data any) wireInteraction {
 	var ch any
-	perms := strconv.FormatInt(s.permissionsLocked(it.user), 10)
+	perms := permissionString(s.permissionsLocked(it.user))
 	switch c := s.channelObjectLocked(s.channelLocked(it.channelID)).(type) {
 	case wireChannel:
 		c.Permissions = perms
@@ -113,12 +127,12 @@ func (s *Server) interactionWireLocked(it *interaction, data any) wireInteractio
 	g := s.channelGuildLocked(it.channelID)
 	w := wireInteraction{
 		ID: it.id, ApplicationID: s.bot.ID, Type: int(it.kind), Data: data,
-		Guild:   map[string]any{"id": g.id, "locale": "en-US", "features": []string{}},
+		Guild:   wireInteractionGuild{Features: []string{}, ID: g.id, Locale: "en-US"},
 		GuildID: g.id, Channel: ch, ChannelID: it.channelID,
 		Member: s.memberLocked(g, it.user, true, true), Token: it.token, Version: 1,
-		AppPermissions: strconv.FormatInt(s.botChannelPermsLocked(it.channelID), 10), Locale: "en-US", GuildLocale: "en-US",
+		AppPermissions: permissionString(s.botChannelPermsLocked(it.channelID)), Locale: "en-US", GuildLocale: "en-US",
 		Entitlements:                 []struct{}{},
-		AuthorizingIntegrationOwners: map[string]string{"0": g.id},
+		AuthorizingIntegrationOwners: wireIntegrationOwners{Guild: g.id},
 		AttachmentSizeLimit:          attachmentSizeLimit,
 	}
 	if s.liveLocked(it.source) {
@@ -131,7 +145,7 @@ func (s *Server) interactionWireLocked(it *interaction, data any) wireInteractio
 func (s *Server) interactionMetaLocked(it *interaction) *wireInteractionMeta {
 	m := &wireInteractionMeta{
 		ID: it.id, Type: int(it.kind), User: it.user.wire(),
-		AuthorizingIntegrationOwners: map[string]string{"0": s.channelGuildLocked(it.channelID).id},
+		AuthorizingIntegrationOwners: wireIntegrationOwners{Guild: s.channelGuildLocked(it.channelID).id},
 	}
 	if it.kind == discordgo.InteractionMessageComponent && it.source != nil {
 		m.InteractedMessageID = it.source.id

@@ -385,12 +385,12 @@ type wireReference struct {
 }
 
 type wireInteractionMeta struct {
-	ID                           string               `json:"id"`
-	Type                         int                  `json:"type"`
-	User                         wireUser             `json:"user"`
-	AuthorizingIntegrationOwners map[string]string    `json:"authorizing_integration_owners"`
-	InteractedMessageID          string               `json:"interacted_message_id,omitempty"`
-	TriggeringInteractionMeta    *wireInteractionMeta `json:"triggering_interaction_metadata,omitempty"`
+	ID                           string                `json:"id"`
+	Type                         int                   `json:"type"`
+	User                         wireUser              `json:"user"`
+	AuthorizingIntegrationOwners wireIntegrationOwners `json:"authorizing_integration_owners"`
+	InteractedMessageID          string                `json:"interacted_message_id,omitempty"`
+	TriggeringInteractionMeta    *wireInteractionMeta  `json:"triggering_interaction_metadata,omitempty"`
 }
 
 type wireMessageInteraction struct {

@@ -153,9 +153,27 @@ func (s *Server) memberLocked(g *guild, u *User, withUser, withPerms bool) wireM
 		m.User = &w
 	}
 	if withPerms {
-		m.Permissions = strconv.FormatInt(s.permissionsLocked(u), 10)
+		m.Permissions = permissionString(s.permissionsLocked(u))
 	}
 	return m
+}
+
+// permissionStrings holds the permission sets the fake hands out as the
+// decimal strings Discord sends, rendered once: every interaction carries
+// two of them.
+var permissionStrings = func() map[int64]string {
+	m := map[int64]string{}
+	for _, p := range []int64{memberPermissions, allPermissions, botPermissions, botPermissions &^ threadCreatePerms} {
+		m[p] = strconv.FormatInt(p, 10)
+	}
+	return m
+}()
+
+func permissionString(p int64) string {
+	if s, ok := permissionStrings[p]; ok {
+		return s
+	}
+	return strconv.FormatInt(p, 10)
 }
 
 func (s *Server) channelWireLocked(c *channel) wireChannel {
