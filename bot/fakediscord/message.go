@@ -527,6 +527,9 @@ func (s *Server) liveLocked(m *message) bool {
 }
 
 func (s *Server) replyAuthorLocked(m *message) string {
+	if m.replyTo == "" {
+		return "" // no message has that ID: spare the lookup
+	}
 	if r := s.messages[m.replyTo]; r != nil {
 		return r.author.ID
 	}

@@ -288,19 +288,14 @@ func (u *User) componentLocked(m *Message, customID, action string) (*message, *
 	}
 	var b *Button
 	var sel *Select
-	var ids []string
 	for _, r := range m.Components {
 		for i := range r.Buttons {
-			ids = append(ids, strconv.Quote(r.Buttons[i].CustomID))
 			if r.Buttons[i].CustomID == customID {
 				b = &r.Buttons[i]
 			}
 		}
-		if r.Select != nil {
-			ids = append(ids, strconv.Quote(r.Select.CustomID))
-			if r.Select.CustomID == customID {
-				sel = r.Select
-			}
+		if r.Select != nil && r.Select.CustomID == customID {
+			sel = r.Select
 		}
 	}
 	var problem string
@@ -316,6 +311,16 @@ func (u *User) componentLocked(m *Message, customID, action string) (*message, *
 			u.s.t.Logf("fakediscord: %s: %s %q on an outdated view of message %s", u.Name, action, customID, msg.id)
 		}
 		return msg, b, sel
+	}
+	// What the message has, for the failure only.
+	var ids []string
+	for _, r := range m.Components {
+		for _, btn := range r.Buttons {
+			ids = append(ids, strconv.Quote(btn.CustomID))
+		}
+		if r.Select != nil {
+			ids = append(ids, strconv.Quote(r.Select.CustomID))
+		}
 	}
 	u.s.failLocked(fmt.Sprintf("%s: %s %q: message %s %s (it has [%s])", u.Name, action, customID, msg.id, problem, strings.Join(ids, " ")))
 	return nil, nil, nil
