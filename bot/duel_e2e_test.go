@@ -121,6 +121,11 @@ func TestCardDuelPlayedToTheEndAcrossARestart(t *testing.T) {
 		if rec == nil {
 			break // the game ended and freed the channel
 		}
+		// The record, rewritten by every move, keeps only the line the
+		// table's footer shows.
+		if len(rec.Log) != 1 || !strings.Contains(h.table().Text(), rec.Log[0]) {
+			t.Fatalf("after %d moves the record keeps %q; the table:\n%s", moves, rec.Log, h.table().Text())
+		}
 		if moves == 5 && restartsLeft > 0 {
 			restartsLeft--
 			before := rec.Version

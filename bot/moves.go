@@ -14,7 +14,9 @@ import (
 )
 
 const (
-	keptLog      = 20
+	// keptLog: the table's footer shows only the latest line, and every
+	// line kept is rewritten with the record in each move's commit.
+	keptLog      = 1
 	maxLogLine   = 200
 	staleHandMsg = "⏳ That button was from an earlier moment, so I ignored it. Here is your hand as it is now."
 )

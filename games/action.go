@@ -10,8 +10,8 @@ import (
 // custom_ids, so they are short tokens without ':', '=' or ','.
 type Action struct {
 	Verb string
-	Args []string
-	Text string
+	Args []string `json:",omitempty"` // omitted: every move's input is stored
+	Text string   `json:",omitempty"`
 }
 
 // Act builds an action.

@@ -40,7 +40,7 @@ type Game struct {
 	StateVersion int             `json:"state_version,omitempty"`
 	State        json.RawMessage `json:"state,omitempty"`
 	Waiting      []int           `json:"waiting,omitempty"` // seats already pinged for the current turn
-	Log          []string        `json:"log,omitempty"`     // the latest table lines
+	Log          []string        `json:"log,omitempty"`     // the latest table line (older records kept more)
 	Steps        int             `json:"steps,omitempty"`   // inputs in the game's log so far, Tail included
 	// Tail: the log's latest inputs, not yet in the log bucket. They go
 	// there logBatch at a time, so most moves rewrite only their record:
