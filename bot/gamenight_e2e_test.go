@@ -234,6 +234,45 @@ func TestForcedMovesPlayThemselves(t *testing.T) {
 	}
 }
 
+// Moves within the hour leave the idle deadline where it was (each renewal
+// rewrites the timer index); a move later than that renews it.
+func TestIdleDeadlineRenewsHourly(t *testing.T) {
+	h := newHarness(t)
+	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
+	openDuel(t, h, ann, bea)
+	ann.Click(h.table(), h.table().ButtonID("Start"))
+	buildCheapHand(t, h, ann, 30)
+	buildCheapHand(t, h, bea, 30)
+	move := func() { // by the seat the table waits for, from a hand drawn now (the old tokens expired)
+		t.Helper()
+		rec := h.record()
+		u := []*fakediscord.User{ann, bea}[rec.Waiting[0]]
+		hand := u.Click(h.table(), h.table().ButtonID("My hand")).Message
+		for _, b := range hand.Buttons() {
+			if !b.Disabled && strings.HasPrefix(b.CustomID, "move:") {
+				if r := u.Click(hand, b.CustomID); r == nil || r.Type != 7 || h.record().Version == rec.Version {
+					t.Fatalf("move answered %+v", r)
+				}
+				return
+			}
+		}
+		t.Fatalf("%s has no move:\n%s", u.Name, hand.Text())
+	}
+	first := h.record().Timers["bot:idle"]
+	h.advance(20 * time.Minute)
+	move()
+	if rec := h.record(); rec.Timers["bot:idle"] != first {
+		t.Fatalf("a move 20 minutes in moved the idle deadline by %v", time.Duration(rec.Timers["bot:idle"]-first)*time.Millisecond)
+	}
+	h.advance(time.Hour)
+	move()
+	// The harness's clock is the real one, moved on: the move came a few
+	// ms before this look.
+	if got, want := h.record().Timers["bot:idle"], h.now().Add(7*24*time.Hour).UnixMilli(); got < want-5000 || got > want {
+		t.Fatalf("a move 80 minutes in left the idle deadline at %d, want about %d", got, want)
+	}
+}
+
 // A campaign rests between sessions: it is not closed for a quiet week.
 func TestCampaignOutlivesAQuietWeek(t *testing.T) {
 	h := newHarness(t)

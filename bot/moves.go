@@ -349,7 +349,11 @@ func (b *Bot) syncTimers(rec *store.Game, g games.Game) time.Time {
 		}
 		// Renewed by every change: a game nobody touches for a week closes.
 		// Not a campaign, which rests between weekly sessions by design.
-		delete(rec.Timers, "bot:idle")
+		// Kept while renewing would move it by under idleRenew: each
+		// renewal also rewrites the store's timer index.
+		if at, had := rec.Timers["bot:idle"]; had && at < b.now().Add(idleGame-idleRenew).UnixMilli() {
+			delete(rec.Timers, "bot:idle")
+		}
 		if _, campaign := g.(games.Joiner); !campaign {
 			add("bot:idle", idleGame)
 		}

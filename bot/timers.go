@@ -170,6 +170,7 @@ func (b *Bot) remind(rec *store.Game, seat int) {
 const (
 	lobbyLife = 30 * time.Minute
 	idleGame  = 7 * 24 * time.Hour
+	idleRenew = time.Hour // how far an idle game's close may come early
 )
 
 // turnTimer is how long a player may keep the table waiting: a reminder
