@@ -157,3 +157,83 @@ func TestInteractionStructsMarshalAsMaps(t *testing.T) {
 		}
 	}
 }
+
+// handWorld is a server holding an ephemeral hand like benchHand's,
+// answering a slash command, and a click on it.
+func handWorld(t testing.TB) (*Server, *User, *interaction, *message) {
+	s := New(t)
+	u := s.AddUser("Ann")
+	raw, _ := json.Marshal(benchHand(1))
+	p, err := parseMessage(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cmd := &interaction{id: s.newIDLocked(), kind: discordgo.InteractionApplicationCommand, user: u, channelID: s.channels[0].id, command: "deal"}
+	m := &message{channelID: cmd.channelID, author: s.bot, webhook: true, it: cmd, kind: 20, ephemeral: true, owner: u.ID}
+	m.content, m.embeds, m.components = p.Content, richEmbeds(p.Embeds), normalize(p.Components)
+	s.storeLocked(m)
+	click := &interaction{id: s.newIDLocked(), token: randomToken(32), kind: discordgo.InteractionMessageComponent, user: u, channelID: m.channelID, source: m}
+	return s, u, click, m
+}
+
+// A message rendered once is what marshalling it gives, newline and all,
+// through edits, reactions and a thread started from it.
+func TestRenderedMessageIsItsWire(t *testing.T) {
+	s, u, _, m := handWorld(t)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	check := func(when string) {
+		t.Helper()
+		for range 2 { // rendered, then kept
+			want, _ := json.Marshal(s.messageWireLocked(m, false))
+			if got := s.messageJSONLocked(m); string(got) != string(want)+"\n" {
+				t.Fatalf("%s: rendered\n%s\nwant\n%s", when, got, want)
+			}
+		}
+	}
+	check("new")
+	p, _ := parseMessage([]byte(`{"content":"edited","components":[]}`))
+	if !s.editLocked(&call{s: s}, m, p, "") {
+		t.Fatal("edit refused")
+	}
+	check("edited")
+	s.reactLocked(m, u, "👍", true)
+	check("with a reaction")
+	s.reactLocked(m, u, "👍", false)
+	check("without it again")
+	name := "talk"
+	s.newThreadLocked(s.channels[0], m.id, threadPublic, &threadParams{Name: &name})
+	check("with a thread")
+}
+
+// INTERACTION_CREATE, the message spliced in, is what marshalling it as
+// one struct gives.
+func TestInteractionJSONIsItsWire(t *testing.T) {
+	type whole struct {
+		wireInteraction
+		Message *wireMessage `json:"message,omitempty"`
+		wireInteractionRest
+	}
+	s, _, click, m := handWorld(t)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, c := range []struct {
+		it   *interaction
+		data any
+		msg  *wireMessage
+	}{
+		{click, wireComponentData{CustomID: "x", ComponentType: 2}, &wireMessage{}},
+		{m.it, wireCommandData{ID: "1", Name: "deal", Type: 1}, nil},
+	} {
+		if c.msg != nil {
+			*c.msg = s.messageWireLocked(m, false)
+		}
+		w, r := s.interactionWireLocked(c.it, c.data)
+		want, _ := json.Marshal(whole{w, c.msg, r})
+		if got := s.interactionJSONLocked(c.it, c.data); string(got) != string(want) {
+			t.Errorf("INTERACTION_CREATE\n%s\nwant\n%s", got, want)
+		}
+	}
+}

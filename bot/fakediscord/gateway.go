@@ -83,12 +83,17 @@ type event struct {
 }
 
 func (s *Server) eventLocked(name string, v any) event {
-	s.changedLocked() // every dispatch tells of a change
 	b, err := json.Marshal(v)
 	if err != nil {
 		panic(err)
 	}
-	return event{name, b}
+	return s.renderedEventLocked(name, b)
+}
+
+// renderedEventLocked is eventLocked with the data rendered already.
+func (s *Server) renderedEventLocked(name string, data []byte) event {
+	s.changedLocked() // every dispatch tells of a change
+	return event{name, data}
 }
 
 // intentOf maps each dispatch the fake sends to the intent gating it; 0 means

@@ -50,19 +50,27 @@ func (it *interaction) describe() string {
 	return "modal submit"
 }
 
+// wireInteraction is INTERACTION_CREATE's payload up to the message a
+// component is on, which goes between it and wireInteractionRest
+// (interactionJSONLocked): the message is spliced in as messageJSONLocked
+// rendered it, which encoding/json would parse and copy all over again as
+// a json.RawMessage field.
 type wireInteraction struct {
-	ID                           string                `json:"id"`
-	ApplicationID                string                `json:"application_id"`
-	Type                         int                   `json:"type"`
-	Data                         any                   `json:"data"`
-	Guild                        wireInteractionGuild  `json:"guild"`
-	GuildID                      string                `json:"guild_id"`
-	Channel                      any                   `json:"channel"` // wireChannel or wireThread
-	ChannelID                    string                `json:"channel_id"`
-	Member                       wireMember            `json:"member"`
-	Token                        string                `json:"token"`
-	Version                      int                   `json:"version"`
-	Message                      *wireMessage          `json:"message,omitempty"`
+	ID            string               `json:"id"`
+	ApplicationID string               `json:"application_id"`
+	Type          int                  `json:"type"`
+	Data          any                  `json:"data"`
+	Guild         wireInteractionGuild `json:"guild"`
+	GuildID       string               `json:"guild_id"`
+	Channel       any                  `json:"channel"` // wireChannel or wireThread
+	ChannelID     string               `json:"channel_id"`
+	Member        wireMember           `json:"member"`
+	Token         string               `json:"token"`
+	Version       int                  `json:"version"`
+}
+
+// wireInteractionRest is INTERACTION_CREATE's payload after the message.
+type wireInteractionRest struct {
 	AppPermissions               string                `json:"app_permissions"`
 	Locale                       string                `json:"locale"`
 	GuildLocale                  string                `json:"guild_locale"`
@@ -113,7 +121,34 @@ type wireSubmittedInput struct {
 	Value    string                  `json:"value"`
 }
 
-func (s *Server) interactionWireLocked(it *interaction, data any) wireInteraction {
+// interactionJSONLocked renders INTERACTION_CREATE's payload.
+func (s *Server) interactionJSONLocked(it *interaction, data any) []byte {
+	w, r := s.interactionWireLocked(it, data)
+	head, err := json.Marshal(w)
+	if err != nil {
+		panic(err)
+	}
+	rest, err := json.Marshal(r)
+	if err != nil {
+		panic(err)
+	}
+	var msg []byte
+	if s.liveLocked(it.source) {
+		msg = s.messageJSONLocked(it.source)
+		msg = msg[:len(msg)-1] // the newline
+	}
+	// {head…} {rest…} and the message become {head…,"message":{…},rest…}.
+	b := make([]byte, 0, len(head)+len(msg)+len(rest)+16)
+	b = append(b, head[:len(head)-1]...)
+	if msg != nil {
+		b = append(b, `,"message":`...)
+		b = append(b, msg...)
+	}
+	b = append(b, ',')
+	return append(b, rest[1:]...)
+}
+
+func (s *Server) interactionWireLocked(it *interaction, data any) (wireInteraction, wireInteractionRest) {
 	var ch any
 	perms := permissionString(s.permissionsLocked(it.user))
 	switch c := s.channelObjectLocked(s.channelLocked(it.channelID)).(type) {
@@ -130,16 +165,14 @@ func (s *Server) interactionWireLocked(it *interaction, data any) wireInteractio
 		Guild:   wireInteractionGuild{Features: []string{}, ID: g.id, Locale: "en-US"},
 		GuildID: g.id, Channel: ch, ChannelID: it.channelID,
 		Member: s.memberLocked(g, it.user, true, true), Token: it.token, Version: 1,
+	}
+	r := wireInteractionRest{
 		AppPermissions: permissionString(s.botChannelPermsLocked(it.channelID)), Locale: "en-US", GuildLocale: "en-US",
 		Entitlements:                 []struct{}{},
 		AuthorizingIntegrationOwners: wireIntegrationOwners{Guild: g.id},
 		AttachmentSizeLimit:          attachmentSizeLimit,
 	}
-	if s.liveLocked(it.source) {
-		m := s.messageWireLocked(it.source, false)
-		w.Message = &m
-	}
-	return w
+	return w, r
 }
 
 func (s *Server) interactionMetaLocked(it *interaction) *wireInteractionMeta {
@@ -346,7 +379,7 @@ func (s *Server) followup(c *call) {
 	}
 	if m := it.original; it.callback == discordgo.InteractionResponseDeferredChannelMessageWithSource && s.liveLocked(m) && m.loading {
 		if s.editLocked(c, m, p, "") {
-			c.ok(s.messageWireLocked(m, false))
+			c.okMessage(m)
 		}
 		return
 	}
@@ -356,13 +389,13 @@ func (s *Server) followup(c *call) {
 	}
 	if m = s.createLocked(c, p, "", interactionFlags, m); m != nil {
 		it.followups = append(it.followups, m)
-		c.ok(s.messageWireLocked(m, false))
+		c.okMessage(m)
 	}
 }
 
 func (s *Server) getWebhookMessage(c *call) {
 	if _, m := c.webhookMessage(); m != nil {
-		c.ok(s.messageWireLocked(m, false))
+		c.okMessage(m)
 	}
 }
 
@@ -372,7 +405,7 @@ func (s *Server) editWebhookMessage(c *call) {
 		return
 	}
 	if p, ok := c.message(); ok && s.editLocked(c, m, p, "") {
-		c.ok(s.messageWireLocked(m, false))
+		c.okMessage(m)
 	}
 }
 

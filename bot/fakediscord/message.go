@@ -283,6 +283,7 @@ type message struct {
 	tts           bool
 	nonce         string          // as a string, for enforce_nonce
 	nonceRaw      json.RawMessage // as sent: echoed in the create response and MESSAGE_CREATE
+	rendered      []byte          // messageJSONLocked's, until an edit
 }
 
 type reaction struct {
@@ -464,6 +465,28 @@ func (s *Server) messageWireLocked(m *message, gateway bool) wireMessage {
 		}
 	}
 	return w
+}
+
+// messageJSONLocked is messageWireLocked(m, false) as JSON, with the
+// newline json.Encoder ends it with. The message keeps it until an edit:
+// a load's hand is rendered in the response to the edit that deals it and
+// again when its player clicks it. Reactions and a thread started from the
+// message change it without an edit, so while it has either it is
+// rendered afresh each time.
+func (s *Server) messageJSONLocked(m *message) []byte {
+	keep := len(m.reactions) == 0 && s.channelLocked(m.id) == nil
+	if keep && m.rendered != nil {
+		return m.rendered
+	}
+	b, err := json.Marshal(s.messageWireLocked(m, false))
+	if err != nil {
+		panic(err)
+	}
+	b = append(b, '\n')
+	if keep {
+		m.rendered = b
+	}
+	return b
 }
 
 var mentionRe = regexp.MustCompile(`<@!?(\d+)>`)

@@ -295,6 +295,13 @@ func (c *call) reply(status int, v any) {
 
 func (c *call) ok(v any) { c.reply(http.StatusOK, v) }
 
+// okMessage answers 200 with a message, as ok would.
+func (c *call) okMessage(m *message) {
+	c.w.Header().Set("Content-Type", "application/json")
+	c.w.WriteHeader(http.StatusOK)
+	c.w.Write(c.s.messageJSONLocked(m))
+}
+
 func (c *call) noContent() { c.w.WriteHeader(http.StatusNoContent) }
 
 // reject answers with a Discord error and records the failure, unless the
@@ -648,7 +655,7 @@ func (s *Server) editLocked(c *call, m *message, p *messageParams, prefix string
 		next.mentions = s.mentionsLocked(next.content, next.allowed, s.replyAuthorLocked(m))
 	}
 	wasLoading := m.loading
-	next.loading = false
+	next.loading, next.rendered = false, nil
 	if !wasLoading {
 		now := s.nowLocked()
 		next.edited = &now
@@ -713,7 +720,7 @@ func richEmbeds(embeds []*discordgo.MessageEmbed) []*discordgo.MessageEmbed {
 
 func (s *Server) getMessage(c *call) {
 	if m := c.channelMessage(); m != nil {
-		c.ok(s.messageWireLocked(m, false))
+		c.okMessage(m)
 	}
 }
 
@@ -728,7 +735,7 @@ func (s *Server) editMessage(c *call) {
 	}
 	p, ok := c.message()
 	if ok && s.editLocked(c, m, p, "") {
-		c.ok(s.messageWireLocked(m, false))
+		c.okMessage(m)
 	}
 }
 

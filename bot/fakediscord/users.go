@@ -102,7 +102,7 @@ func (u *User) act(soft bool, build func() (*interaction, any, bool)) (*Reply, e
 	}
 	s.interactions[it.id], s.byToken[it.token] = it, it
 	deadline := it.deadline
-	ev := s.eventLocked("INTERACTION_CREATE", s.interactionWireLocked(it, data))
+	ev := s.renderedEventLocked("INTERACTION_CREATE", s.interactionJSONLocked(it, data))
 	s.mu.Unlock()
 
 	s.emit(ev)
