@@ -371,13 +371,13 @@ func checkCommands(cmds []*discordgo.ApplicationCommand, errs *formErrors) {
 		switch cmd.Type {
 		case discordgo.ChatApplicationCommand:
 			checkName(at(p, "name"), cmd.Name, errs)
-			errs.lenBetween(at(p, "description"), cmd.Description, 1, 100)
+			errs.lenBetween(field(p, "description"), cmd.Description, 1, 100)
 			checkOptions(at(p, "options"), cmd.Options, 0, errs)
 			if size := commandSize(cmd); size > 4000 {
 				errs.add(p, "APPLICATION_COMMAND_TOO_LARGE", "Command exceeds maximum size (4000), is %d", size)
 			}
 		case discordgo.UserApplicationCommand, discordgo.MessageApplicationCommand:
-			errs.lenBetween(at(p, "name"), cmd.Name, 1, 32)
+			errs.lenBetween(field(p, "name"), cmd.Name, 1, 32)
 			if cmd.Description != "" {
 				errs.add(at(p, "description"), "APPLICATION_COMMAND_DESCRIPTION_NOT_ALLOWED", "Context menu commands cannot have a description")
 			}
@@ -428,7 +428,7 @@ func checkOptions(p string, opts []*discordgo.ApplicationCommandOption, depth in
 			continue
 		}
 		checkName(at(op, "name"), o.Name, errs)
-		errs.lenBetween(at(op, "description"), o.Description, 1, 100)
+		errs.lenBetween(field(op, "description"), o.Description, 1, 100)
 		if names[o.Name] {
 			errs.add(at(op, "name"), "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS", "Option names must be unique")
 		}
@@ -492,13 +492,13 @@ func checkValueOption(p string, o *discordgo.ApplicationCommandOption, errs *for
 	}
 	for j, ch := range o.Choices {
 		cp := at(p, "choices", j)
-		errs.lenBetween(at(cp, "name"), ch.Name, 1, 100)
+		errs.lenBetween(field(cp, "name"), ch.Name, 1, 100)
 		switch v := ch.Value.(type) {
 		case string:
 			if !isString {
 				errs.add(at(cp, "value"), "BASE_TYPE_NUMBER", "Must be a number.")
 			}
-			errs.lenBetween(at(cp, "value"), v, 1, 100)
+			errs.lenBetween(field(cp, "value"), v, 1, 100)
 		case float64:
 			if isString || o.Type == discordgo.ApplicationCommandOptionInteger && v != math.Trunc(v) {
 				errs.add(at(cp, "value"), "BASE_TYPE_CHOICES", "Choice value does not match the option type")

@@ -253,13 +253,13 @@ func checkThread(p *threadParams, withType bool, errs *formErrors) {
 	if p.Name == nil {
 		errs.add("name", "BASE_TYPE_REQUIRED", "This field is required")
 	} else {
-		errs.lenBetween("name", *p.Name, 1, 100)
+		errs.lenBetween(field("name"), *p.Name, 1, 100)
 	}
 	if d := p.AutoArchiveDuration; d != nil && !slices.Contains([]int{60, 1440, 4320, 10080}, *d) {
 		errs.add("auto_archive_duration", "BASE_TYPE_CHOICES", "Value must be one of {60, 1440, 4320, 10080}.")
 	}
 	if r := p.RateLimitPerUser; r != nil {
-		errs.between("rate_limit_per_user", *r, 0, 21600)
+		errs.between(field("rate_limit_per_user"), *r, 0, 21600)
 	}
 	if withType && p.Type != nil && *p.Type != threadPublic && *p.Type != threadPrivate {
 		// 10 (ANNOUNCEMENT_THREAD) needs an announcement channel; the fake

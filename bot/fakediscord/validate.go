@@ -65,9 +65,9 @@ func (e formErrors) String() string {
 	return strings.Join(parts, "; ")
 }
 
-// at joins a path's keys (strings and ints) with dots. Every payload check
-// builds its paths whether or not anything is wrong, so it does so without
-// fmt.
+// at joins a path's keys (strings and ints) with dots. The checks join the
+// paths of a payload's parts (each row, each component) whether or not
+// anything is wrong, so it does so without fmt.
 func at(prefix string, keys ...any) string {
 	var buf [64]byte
 	b := append(buf[:0], prefix...)
@@ -87,28 +87,39 @@ func at(prefix string, keys ...any) string {
 	return string(b)
 }
 
+// fieldPath is a path at would join, joined only once an error names it:
+// the checks of a valid payload, the usual one, name none.
+type fieldPath struct {
+	prefix string
+	keys   []any
+}
+
+func field(prefix string, keys ...any) fieldPath { return fieldPath{prefix, keys} }
+
+func (f fieldPath) String() string { return at(f.prefix, f.keys...) }
+
 func runes(s string) int { return utf8.RuneCountInString(s) }
 
-func (e *formErrors) maxLen(path, s string, max int) {
+func (e *formErrors) maxLen(path fieldPath, s string, max int) {
 	if runes(s) > max {
-		e.add(path, "BASE_TYPE_MAX_LENGTH", "Must be %d or fewer in length.", max)
+		e.add(path.String(), "BASE_TYPE_MAX_LENGTH", "Must be %d or fewer in length.", max)
 	}
 }
 
-func (e *formErrors) lenBetween(path, s string, min, max int) {
+func (e *formErrors) lenBetween(path fieldPath, s string, min, max int) {
 	if n := runes(s); n < min || n > max {
 		if n == 0 {
-			e.add(path, "BASE_TYPE_REQUIRED", "This field is required")
+			e.add(path.String(), "BASE_TYPE_REQUIRED", "This field is required")
 			return
 		}
-		e.add(path, "BASE_TYPE_BAD_LENGTH", "Must be between %d and %d in length.", min, max)
+		e.add(path.String(), "BASE_TYPE_BAD_LENGTH", "Must be between %d and %d in length.", min, max)
 	}
 }
 
 // between records Discord's answer to a number outside [min, max].
-func (e *formErrors) between(path string, v, min, max int) {
+func (e *formErrors) between(path fieldPath, v, min, max int) {
 	if v < min || v > max {
-		e.add(path, "NUMBER_TYPE_MAX", "Must be between %d and %d.", min, max)
+		e.add(path.String(), "NUMBER_TYPE_MAX", "Must be between %d and %d.", min, max)
 	}
 }
 
@@ -213,7 +224,7 @@ func payloadKeyOf(quoted []byte) payloadKeys {
 
 // checkMessage validates a message payload against Discord's limits.
 func checkMessage(p *messageParams, prefix string, allowedFlags int, errs *formErrors) {
-	errs.maxLen(at(prefix, "content"), p.Content, 2000)
+	errs.maxLen(field(prefix, "content"), p.Content, 2000)
 	checkEmbeds(p.Embeds, at(prefix, "embeds"), errs)
 	if p.Flags&flagComponentsV2 != 0 {
 		errs.unsupported(at(prefix, "flags"), "components v2 (IS_COMPONENTS_V2)")
@@ -248,8 +259,8 @@ func checkEmbeds(embeds []*discordgo.MessageEmbed, prefix string, errs *formErro
 			errs.add(p, "BASE_TYPE_REQUIRED", "This field is required")
 			continue
 		}
-		errs.maxLen(at(p, "title"), e.Title, 256)
-		errs.maxLen(at(p, "description"), e.Description, 4096)
+		errs.maxLen(field(p, "title"), e.Title, 256)
+		errs.maxLen(field(p, "description"), e.Description, 4096)
 		total += runes(e.Title) + runes(e.Description)
 		if len(e.Fields) > 25 {
 			errs.add(at(p, "fields"), "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
@@ -259,29 +270,29 @@ func checkEmbeds(embeds []*discordgo.MessageEmbed, prefix string, errs *formErro
 				errs.add(at(p, "fields", j), "BASE_TYPE_REQUIRED", "This field is required")
 				continue
 			}
-			errs.lenBetween(at(p, "fields", j, "name"), f.Name, 1, 256)
-			errs.lenBetween(at(p, "fields", j, "value"), f.Value, 1, 1024)
+			errs.lenBetween(field(p, "fields", j, "name"), f.Name, 1, 256)
+			errs.lenBetween(field(p, "fields", j, "value"), f.Value, 1, 1024)
 			total += runes(f.Name) + runes(f.Value)
 		}
 		if e.Footer != nil {
-			errs.lenBetween(at(p, "footer", "text"), e.Footer.Text, 1, 2048)
-			checkURL(at(p, "footer", "icon_url"), e.Footer.IconURL, true, errs)
+			errs.lenBetween(field(p, "footer", "text"), e.Footer.Text, 1, 2048)
+			checkURL(field(p, "footer", "icon_url"), e.Footer.IconURL, true, errs)
 			total += runes(e.Footer.Text)
 		}
 		if e.Author != nil {
-			errs.lenBetween(at(p, "author", "name"), e.Author.Name, 1, 256)
-			checkURL(at(p, "author", "url"), e.Author.URL, false, errs)
-			checkURL(at(p, "author", "icon_url"), e.Author.IconURL, true, errs)
+			errs.lenBetween(field(p, "author", "name"), e.Author.Name, 1, 256)
+			checkURL(field(p, "author", "url"), e.Author.URL, false, errs)
+			checkURL(field(p, "author", "icon_url"), e.Author.IconURL, true, errs)
 			total += runes(e.Author.Name)
 		}
-		checkURL(at(p, "url"), e.URL, false, errs)
+		checkURL(field(p, "url"), e.URL, false, errs)
 		if e.Image != nil {
-			checkURL(at(p, "image", "url"), e.Image.URL, true, errs)
+			checkURL(field(p, "image", "url"), e.Image.URL, true, errs)
 		}
 		if e.Thumbnail != nil {
-			checkURL(at(p, "thumbnail", "url"), e.Thumbnail.URL, true, errs)
+			checkURL(field(p, "thumbnail", "url"), e.Thumbnail.URL, true, errs)
 		}
-		checkTimestamp(at(p, "timestamp"), e.Timestamp, errs)
+		checkTimestamp(field(p, "timestamp"), e.Timestamp, errs)
 		if e.Color < 0 || e.Color > 0xFFFFFF {
 			errs.add(at(p, "color"), "NUMBER_TYPE_MAX", "int value should be less than or equal to 16777215.")
 		}
@@ -292,17 +303,17 @@ func checkEmbeds(embeds []*discordgo.MessageEmbed, prefix string, errs *formErro
 }
 
 // checkURL checks an optional URL's scheme; media may also be attachment://.
-func checkURL(path, raw string, media bool, errs *formErrors) {
+func checkURL(path fieldPath, raw string, media bool, errs *formErrors) {
 	if raw == "" {
 		return
 	}
 	u, err := url.Parse(raw)
 	if err != nil || u.Scheme == "" {
-		errs.add(path, "URL_TYPE_INVALID_URL", "Not a well formed URL.")
+		errs.add(path.String(), "URL_TYPE_INVALID_URL", "Not a well formed URL.")
 		return
 	}
 	if u.Scheme != "http" && u.Scheme != "https" && !(media && u.Scheme == "attachment") {
-		errs.add(path, "URL_TYPE_INVALID_SCHEME", "Scheme %q is not supported. Scheme must be one of ('http', 'https').", u.Scheme)
+		errs.add(path.String(), "URL_TYPE_INVALID_SCHEME", "Scheme %q is not supported. Scheme must be one of ('http', 'https').", u.Scheme)
 	}
 }
 
@@ -339,7 +350,7 @@ func checkAllowedMentions(am *discordgo.MessageAllowedMentions, prefix string, e
 }
 
 // checkTimestamp checks an embed's ISO8601 timestamp.
-func checkTimestamp(path, ts string, errs *formErrors) {
+func checkTimestamp(path fieldPath, ts string, errs *formErrors) {
 	if ts == "" {
 		return
 	}
@@ -348,7 +359,7 @@ func checkTimestamp(path, ts string, errs *formErrors) {
 			return
 		}
 	}
-	errs.add(path, "DATE_TIME_TYPE_PARSE", "Could not parse %s. Should be ISO8601.", ts)
+	errs.add(path.String(), "DATE_TIME_TYPE_PARSE", "Could not parse %s. Should be ISO8601.", ts)
 }
 
 // checkComponents validates a message's action rows.
@@ -356,7 +367,15 @@ func checkComponents(rows []*component, prefix string, errs *formErrors) {
 	if len(rows) > 5 {
 		errs.add(prefix, "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length.")
 	}
-	ids := map[string]bool{}
+	// Sized once: growing it step by step cost more than the rest of the
+	// checks together.
+	n := 0
+	for _, row := range rows {
+		if row != nil {
+			n += len(row.Components)
+		}
+	}
+	ids := make(map[string]bool, n)
 	for i, row := range rows {
 		p := at(prefix, i)
 		if row == nil || row.Type != discordgo.ActionsRowComponent {
@@ -409,33 +428,34 @@ func checkButton(c *component, p string, errs *formErrors) {
 		if c.URL == "" {
 			errs.add(at(p, "url"), "BASE_TYPE_REQUIRED", "This field is required")
 		} else {
-			checkURL(at(p, "url"), c.URL, false, errs)
+			checkURL(field(p, "url"), c.URL, false, errs)
 		}
 		if c.CustomID != "" {
 			errs.add(at(p, "custom_id"), "BUTTON_COMPONENT_CUSTOM_ID_NOT_ALLOWED", "A custom id cannot be set on link buttons")
 		}
 	default:
-		errs.lenBetween(at(p, "custom_id"), c.CustomID, 1, 100)
+		errs.lenBetween(field(p, "custom_id"), c.CustomID, 1, 100)
 		if c.URL != "" {
 			errs.add(at(p, "url"), "BUTTON_COMPONENT_URL_NOT_ALLOWED", "A url can only be set on link buttons")
 		}
 	}
-	errs.maxLen(at(p, "label"), c.Label, 80)
+	errs.maxLen(field(p, "label"), c.Label, 80)
 	if c.Label == "" && c.Emoji == nil {
 		errs.add(p, "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED", "A button needs a label or an emoji")
 	}
-	checkComponentEmoji(c.Emoji, at(p, "emoji"), errs)
+	checkComponentEmoji(c.Emoji, p, errs)
 }
 
+// checkComponentEmoji checks the emoji of the component or option at p.
 func checkComponentEmoji(e *discordgo.ComponentEmoji, p string, errs *formErrors) {
 	if e != nil && e.ID == "" && !isEmoji(e.Name) {
-		errs.add(at(p, "name"), "BUTTON_COMPONENT_INVALID_EMOJI", "Invalid emoji")
+		errs.add(at(p, "emoji", "name"), "BUTTON_COMPONENT_INVALID_EMOJI", "Invalid emoji")
 	}
 }
 
 func checkSelect(c *component, p string, errs *formErrors) {
-	errs.lenBetween(at(p, "custom_id"), c.CustomID, 1, 100)
-	errs.maxLen(at(p, "placeholder"), c.Placeholder, 150)
+	errs.lenBetween(field(p, "custom_id"), c.CustomID, 1, 100)
+	errs.maxLen(field(p, "placeholder"), c.Placeholder, 150)
 	n := len(c.Options)
 	if n < 1 || n > 25 {
 		errs.add(at(p, "options"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 25 in length.")
@@ -447,8 +467,8 @@ func checkSelect(c *component, p string, errs *formErrors) {
 	if c.MaxValues != nil {
 		max = *c.MaxValues
 	}
-	errs.between(at(p, "min_values"), min, 0, 25)
-	errs.between(at(p, "max_values"), max, 1, 25)
+	errs.between(field(p, "min_values"), min, 0, 25)
+	errs.between(field(p, "max_values"), max, 1, 25)
 	if min > max {
 		errs.add(at(p, "min_values"), "SELECT_COMPONENT_MIN_VALUES_TOO_LARGE", "min_values must be less than or equal to max_values")
 	}
@@ -459,10 +479,10 @@ func checkSelect(c *component, p string, errs *formErrors) {
 	defaults := 0
 	for i, o := range c.Options {
 		op := at(p, "options", i)
-		errs.lenBetween(at(op, "label"), o.Label, 1, 100)
-		errs.lenBetween(at(op, "value"), o.Value, 1, 100)
-		errs.maxLen(at(op, "description"), o.Description, 100)
-		checkComponentEmoji(o.Emoji, at(op, "emoji"), errs)
+		errs.lenBetween(field(op, "label"), o.Label, 1, 100)
+		errs.lenBetween(field(op, "value"), o.Value, 1, 100)
+		errs.maxLen(field(op, "description"), o.Description, 100)
+		checkComponentEmoji(o.Emoji, op, errs)
 		if values[o.Value] {
 			errs.add(at(op, "value"), "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED", "Select option values must be unique")
 		}
@@ -484,8 +504,8 @@ type modalParams struct {
 }
 
 func checkModal(m *modalParams, prefix string, errs *formErrors) {
-	errs.lenBetween(at(prefix, "title"), m.Title, 1, 45)
-	errs.lenBetween(at(prefix, "custom_id"), m.CustomID, 1, 100)
+	errs.lenBetween(field(prefix, "title"), m.Title, 1, 45)
+	errs.lenBetween(field(prefix, "custom_id"), m.CustomID, 1, 100)
 	if n := len(m.Components); n < 1 || n > 5 {
 		errs.add(at(prefix, "components"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
 	}
@@ -518,16 +538,16 @@ func checkTextInput(c *component, p string, errs *formErrors) {
 	if c.Style != int(discordgo.TextInputShort) && c.Style != int(discordgo.TextInputParagraph) {
 		errs.add(at(p, "style"), "BASE_TYPE_CHOICES", "Value must be one of {1, 2}.")
 	}
-	errs.lenBetween(at(p, "custom_id"), c.CustomID, 1, 100)
-	errs.lenBetween(at(p, "label"), c.Label, 1, 45)
+	errs.lenBetween(field(p, "custom_id"), c.CustomID, 1, 100)
+	errs.lenBetween(field(p, "label"), c.Label, 1, 45)
 	min, max := textLimits(c)
-	errs.between(at(p, "min_length"), min, 0, 4000)
-	errs.between(at(p, "max_length"), max, 1, 4000)
+	errs.between(field(p, "min_length"), min, 0, 4000)
+	errs.between(field(p, "max_length"), max, 1, 4000)
 	if min > max {
 		errs.add(at(p, "min_length"), "TEXT_INPUT_MIN_LENGTH_TOO_LARGE", "min_length must be less than or equal to max_length")
 	}
-	errs.maxLen(at(p, "value"), c.Value, 4000)
-	errs.maxLen(at(p, "placeholder"), c.Placeholder, 100)
+	errs.maxLen(field(p, "value"), c.Value, 4000)
+	errs.maxLen(field(p, "placeholder"), c.Placeholder, 100)
 }
 
 // textLimits returns a text input's length bounds with Discord's defaults.
@@ -571,7 +591,7 @@ func checkNonce(raw json.RawMessage, path string, errs *formErrors) string {
 	}
 	var str string
 	if json.Unmarshal(raw, &str) == nil {
-		errs.maxLen(path, str, 25)
+		errs.maxLen(field(path), str, 25)
 		return str
 	}
 	var num json.Number
