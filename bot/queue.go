@@ -19,7 +19,14 @@ type lanes struct {
 	later   map[*int]laterJob // jobs waiting for their time, counted in pending
 	tables  tableClocks       // the output lanes' table edits (coalesce.go)
 	states  states            // the states last committed, for the output lanes
+	// spare hands a new lane to a runner whose last lane ran dry. A fresh
+	// goroutine starts on a small stack and grows it in every job (JSON
+	// and HTTP run deep); runners kept a while keep theirs.
+	spare chan heldJob
 }
+
+// runnerIdle is how long a runner whose lane ran dry waits for another.
+const runnerIdle = 5 * time.Second
 
 type laterJob struct {
 	heldJob
@@ -34,7 +41,7 @@ type heldJob struct {
 // newLanes returns lanes that hold incoming events until release, so that
 // start-up work queued meanwhile runs first in each channel.
 func newLanes() *lanes {
-	l := &lanes{queues: map[string][]func(){}, holding: true, later: map[*int]laterJob{}}
+	l := &lanes{queues: map[string][]func(){}, holding: true, later: map[*int]laterJob{}, spare: make(chan heldJob)}
 	l.idle = sync.NewCond(&l.mu)
 	return l
 }
@@ -79,7 +86,27 @@ func (l *lanes) pushLocked(key string, job func()) {
 		return
 	}
 	l.queues[key] = nil
-	go l.run(key, job)
+	select {
+	case l.spare <- heldJob{key, job}:
+	default:
+		go l.runner(key, job)
+	}
+}
+
+// runner runs lanes one after another, until none comes for runnerIdle.
+func (l *lanes) runner(key string, job func()) {
+	idle := time.NewTimer(runnerIdle)
+	defer idle.Stop()
+	for {
+		l.run(key, job)
+		idle.Reset(runnerIdle)
+		select {
+		case h := <-l.spare:
+			key, job = h.key, h.job
+		case <-idle.C:
+			return
+		}
+	}
 }
 
 func (l *lanes) run(key string, job func()) {
