@@ -44,15 +44,16 @@ func benchHand(move int) *discordgo.InteractionResponseData {
 	}
 }
 
-// BenchmarkClickAndAnswer is one move as the load's players make it: a
-// click on an ephemeral hand, its INTERACTION_CREATE, the bot's
-// UPDATE_MESSAGE callback with the next hand, and its webhook PATCH of the
-// other player's hand, without the Sync barrier.
+// BenchmarkClickAndAnswer is one move of a duel as the load's players make
+// it, taking turns: a click on one's ephemeral hand as Controls shows it,
+// its INTERACTION_CREATE, the bot's UPDATE_MESSAGE callback with the next
+// hand and its webhook PATCH of the other player's hand, without the Sync
+// barrier.
 func BenchmarkClickAndAnswer(b *testing.B) {
 	s := New(b)
 	s.SetBarrier(false)
 	var mu sync.Mutex
-	hands := map[string]*discordgo.Interaction{} // user ID -> the command that dealt the hand
+	dealt := map[string]*discordgo.Interaction{} // user ID -> the command that dealt their hand
 	move := 0
 	sess := session(s, BotToken)
 	sess.Identify.Intents = discordgo.IntentsGuilds | discordgo.IntentsGuildMessageReactions
@@ -64,7 +65,7 @@ func BenchmarkClickAndAnswer(b *testing.B) {
 		switch i.Type {
 		case discordgo.InteractionApplicationCommand:
 			mu.Lock()
-			hands[i.Member.User.ID] = i.Interaction
+			dealt[i.Member.User.ID] = i.Interaction
 			mu.Unlock()
 			d := benchHand(n)
 			d.Flags = discordgo.MessageFlagsEphemeral
@@ -74,7 +75,7 @@ func BenchmarkClickAndAnswer(b *testing.B) {
 		case discordgo.InteractionMessageComponent:
 			mu.Lock()
 			var other *discordgo.Interaction
-			for id, it := range hands {
+			for id, it := range dealt {
 				if id != i.Member.User.ID {
 					other = it
 				}
@@ -99,18 +100,21 @@ func BenchmarkClickAndAnswer(b *testing.B) {
 	if _, err := sess.ApplicationCommandBulkOverwrite(s.AppID(), "", []*discordgo.ApplicationCommand{deal}); err != nil {
 		b.Fatalf("registering commands: %v", err)
 	}
-	ann, bea := s.AddUser("Ann"), s.AddUser("Bea")
-	bea.Command(s.ChannelID(), "deal")
-	hand := ann.Command(s.ChannelID(), "deal").Message
+	ch := s.ChannelID()
+	players := []*User{s.AddUser("Ann"), s.AddUser("Bea")}
+	var hands []string
+	for _, u := range players {
+		hands = append(hands, u.Command(ch, "deal").Message.ID)
+	}
 	// The clicks wait on loopback round trips: CPU time, the bot's and the
 	// fake's together, is what the load's throughput is bounded by.
 	before := cpuTime()
-	for b.Loop() {
-		r := ann.Click(hand, hand.Components[1].Buttons[2].CustomID)
+	for turn := 0; b.Loop(); turn = 1 - turn {
+		hand := s.Controls(ch, hands[turn])
+		r := players[turn].Click(hand, hand.Components[1].Buttons[2].CustomID)
 		if r == nil || r.Type != discordgo.InteractionResponseUpdateMessage {
 			b.Fatalf("click answered %+v", r)
 		}
-		hand = r.Message
 	}
 	b.ReportMetric(float64(cpuTime()-before)/float64(b.N), "cpu-ns/op")
 }
