@@ -237,3 +237,42 @@ func TestInteractionJSONIsItsWire(t *testing.T) {
 		}
 	}
 }
+
+func TestRowsOfIsWhatAppendsGive(t *testing.T) {
+	plain := func(rows []*component) []Row {
+		var out []Row
+		for _, row := range rows {
+			var r Row
+			for _, c := range row.Components {
+				switch c.Type {
+				case discordgo.ButtonComponent:
+					r.Buttons = append(r.Buttons, Button{
+						CustomID: c.CustomID, Label: c.Label, Style: discordgo.ButtonStyle(c.Style),
+						Disabled: c.Disabled, Emoji: emojiString(c.Emoji), URL: c.URL,
+					})
+				case discordgo.SelectMenuComponent:
+					sel := Select{CustomID: c.CustomID, Placeholder: c.Placeholder, Min: *c.MinValues, Max: *c.MaxValues, Disabled: c.Disabled}
+					for _, o := range c.Options {
+						sel.Options = append(sel.Options, SelectOption{Label: o.Label, Value: o.Value, Description: o.Description, Default: o.Default})
+					}
+					r.Select = &sel
+				}
+			}
+			out = append(out, r)
+		}
+		return out
+	}
+	button := &component{Type: discordgo.ButtonComponent, CustomID: "b", Label: "B", Style: 1, Emoji: &discordgo.ComponentEmoji{Name: "x", ID: "1"}}
+	sel := &component{Type: discordgo.SelectMenuComponent, CustomID: "s", Options: []discordgo.SelectMenuOption{{Label: "o", Value: "v"}}}
+	empty := &component{Type: discordgo.SelectMenuComponent, CustomID: "e"}
+	for _, rows := range [][]*component{
+		nil, {}, {{Type: discordgo.ActionsRowComponent}},
+		{{Type: discordgo.ActionsRowComponent, Components: []*component{button, button}}, {Type: discordgo.ActionsRowComponent, Components: []*component{sel}}},
+		{{Type: discordgo.ActionsRowComponent, Components: []*component{empty}}},
+	} {
+		rows = normalize(rows)
+		if got, want := rowsOf(rows), plain(rows); !reflect.DeepEqual(got, want) {
+			t.Errorf("rowsOf = %#v, want %#v", got, want)
+		}
+	}
+}

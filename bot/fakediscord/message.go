@@ -211,19 +211,31 @@ func cloneComponents(cs []*component) []*component {
 	return out
 }
 
+// rowsOf is what a member's client shows of the components. Players look
+// at their hands through it thousands of times a second, so it allocates
+// each list once, though only where the plain appends would (nil stays nil).
 func rowsOf(rows []*component) []Row {
 	var out []Row
+	if len(rows) > 0 {
+		out = make([]Row, 0, len(rows))
+	}
 	for _, row := range rows {
 		var r Row
 		for _, c := range row.Components {
 			switch c.Type {
 			case discordgo.ButtonComponent:
+				if r.Buttons == nil {
+					r.Buttons = make([]Button, 0, len(row.Components))
+				}
 				r.Buttons = append(r.Buttons, Button{
 					CustomID: c.CustomID, Label: c.Label, Style: discordgo.ButtonStyle(c.Style),
 					Disabled: c.Disabled, Emoji: emojiString(c.Emoji), URL: c.URL,
 				})
 			case discordgo.SelectMenuComponent:
 				sel := Select{CustomID: c.CustomID, Placeholder: c.Placeholder, Min: *c.MinValues, Max: *c.MaxValues, Disabled: c.Disabled}
+				if len(c.Options) > 0 {
+					sel.Options = make([]SelectOption, 0, len(c.Options))
+				}
 				for _, o := range c.Options {
 					sel.Options = append(sel.Options, SelectOption{Label: o.Label, Value: o.Value, Description: o.Description, Default: o.Default})
 				}
