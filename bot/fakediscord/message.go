@@ -178,9 +178,10 @@ func normalize(rows []*component) []*component {
 	return rows
 }
 
-// cloneComponents deep-copies components exactly as cloneJSON would, at a
-// fraction of its cost: a list inside a component comes back nil when
-// empty, as omitempty leaves it out.
+// cloneComponents deep-copies decoded components exactly as cloneJSON
+// would, at a fraction of its cost: a list inside a component comes back
+// nil when empty, as omitempty leaves it out, and the strings, which
+// Unmarshal made valid UTF-8, are what a round trip keeps.
 func cloneComponents(cs []*component) []*component {
 	if cs == nil {
 		return nil
