@@ -276,3 +276,26 @@ func TestRowsOfIsWhatAppendsGive(t *testing.T) {
 		}
 	}
 }
+
+// However many messages are rendered, no more than renderedKept keep it.
+func TestRenderedJSONIsKeptForSoMany(t *testing.T) {
+	s, _, _, m := handWorld(t)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var all []*message
+	for range renderedKept + 10 {
+		c := *m
+		s.storeLocked(&c)
+		s.messageJSONLocked(&c)
+		all = append(all, &c)
+	}
+	kept := 0
+	for _, c := range all {
+		if c.rendered != nil {
+			kept++
+		}
+	}
+	if kept != renderedKept || all[0].rendered != nil || all[len(all)-1].rendered == nil {
+		t.Fatalf("%d of %d messages keep their JSON, want the last %d", kept, len(all), renderedKept)
+	}
+}

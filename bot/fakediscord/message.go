@@ -480,6 +480,11 @@ func (s *Server) messageWireLocked(m *message, gateway bool) wireMessage {
 	return w
 }
 
+// renderedKept is how many messages keep their rendered JSON at most, so
+// that it costs no more memory as messages pile up. A load's hand is
+// clicked within a few hundred renders of the edit that dealt it.
+const renderedKept = 1024
+
 // messageJSONLocked is messageWireLocked(m, false) as JSON, with the
 // newline json.Encoder ends it with. The message keeps it until an edit:
 // a load's hand is rendered in the response to the edit that deals it and
@@ -497,7 +502,11 @@ func (s *Server) messageJSONLocked(m *message) []byte {
 	}
 	b = append(b, '\n')
 	if keep {
-		m.rendered = b
+		if old := s.rendered[s.renderedNext]; old != nil {
+			old.rendered = nil
+		}
+		s.rendered[s.renderedNext], m.rendered = m, b
+		s.renderedNext = (s.renderedNext + 1) % renderedKept
 	}
 	return b
 }

@@ -131,6 +131,11 @@ type Server struct {
 	gatewayFaults       int
 	changed             chan struct{} // closed and replaced on every visible change (Changes)
 
+	// The messages keeping their rendered JSON (messageJSONLocked), the
+	// oldest replaced first.
+	rendered     [renderedKept]*message
+	renderedNext int
+
 	// Faults (faults.go).
 	scheduled          []*Fault
 	holds              []*hold
