@@ -2,11 +2,13 @@ package main
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -49,6 +51,37 @@ func ceiling(dir string, window time.Duration) (commits int, took time.Duration,
 		commits++
 	}
 	return commits, time.Since(start), nil
+}
+
+// cpuCheck is how many 1 KiB blocks per second the machine hashes on all
+// its cores for about window: a fixed computation, so a low figure says the
+// host gave this machine less CPU than usual (a virtual machine's share
+// varies, and /proc/loadavg does not show it).
+func cpuCheck(cores int, window time.Duration) float64 {
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	total := 0
+	start := time.Now()
+	for range cores {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			block := make([]byte, 1024)
+			n := 0
+			for time.Since(start) < window {
+				for range 64 {
+					sum := sha256.Sum256(block)
+					block[0] = sum[0]
+				}
+				n += 64
+			}
+			mu.Lock()
+			total += n
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	return float64(total) / time.Since(start).Seconds()
 }
 
 // memory reads the process's resident set and its peak, in bytes.

@@ -238,6 +238,7 @@ func run(ctx context.Context, o options) (*Report, error) {
 
 	// The ceiling, before anything else uses the disk, and again after.
 	rep.LoadBefore = loadavg()
+	rep.CPUBefore = cpuCheck(runtime.NumCPU(), 300*time.Millisecond)
 	n, took, err := ceiling(filepath.Dir(dbPath), o.ceiling)
 	if err != nil {
 		return rep, err
@@ -247,6 +248,7 @@ func run(ctx context.Context, o options) (*Report, error) {
 	rep.Ceiling = rep.CeilingBefore
 	defer func() {
 		rep.LoadAfter = loadavg()
+		rep.CPUAfter = cpuCheck(runtime.NumCPU(), 300*time.Millisecond)
 		if rep.Moves == 0 {
 			return
 		}

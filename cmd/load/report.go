@@ -28,6 +28,8 @@ type Report struct {
 	CeilingBefore  float64       `json:"ceiling_before"` // commits/s
 	CeilingAfter   float64       `json:"ceiling_after"`  // commits/s, 0 if not measured
 	Ceiling        float64       `json:"ceiling_per_sec"`
+	CPUBefore      float64       `json:"cpu_check_before"` // cpuCheck: KiB hashed per second on every core
+	CPUAfter       float64       `json:"cpu_check_after"`
 	LoadBefore     string        `json:"loadavg_before"` // /proc/loadavg: others' work on the machine
 	LoadAfter      string        `json:"loadavg_after"`
 
@@ -127,6 +129,7 @@ func (r *Report) Print(w io.Writer) {
 	p("bbolt ceiling:  %.0f commits/s (%.0f before%s; one writer, one fsync'd Update per 2 KiB value for %v, separate file on the same disk)",
 		r.Ceiling, r.CeilingBefore, after, r.CeilingWindow.Round(time.Millisecond))
 	p("load average:   %s before, %s after (other work on the machine)", r.LoadBefore, r.LoadAfter)
+	p("cpu check:      %.0f before, %.0f after (thousand 1 KiB SHA-256 blocks a second on every core; lower when the host gives this machine less)", r.CPUBefore/1000, r.CPUAfter/1000)
 	if r.Stored > 0 {
 		how := "already in the database"
 		if r.StoredAdded > 0 {
