@@ -11,24 +11,30 @@ import (
 )
 
 // botTransport wraps the HTTP transport the bot's session sends its REST
-// requests through (Config.Transport). It changes nothing; it watches, for two
-// reasons, without touching the fake:
+// requests through (Config.Transport), in the bot's process. It changes
+// nothing; it watches, for two reasons, without touching the fake:
 //
 //   - It times every interaction answer from its dispatch: it sees each
 //     callback come back accepted, and reads the dispatch time from the
 //     interaction's id, a snowflake the fake mints from its clock, to the
 //     millisecond, just before it sends INTERACTION_CREATE. So each time
 //     is an upper bound, at most 1 ms above the true one.
-//   - It wakes a table's players when the bot has sent one of their hands
-//     with a move button (a request body naming the game's id in a move
-//     custom_id), so they look at their hands then instead of polling the
-//     fake, which would cost more CPU than the bot itself at 1000 channels.
+//   - It tells on (the load process's watchers) of each game named in a
+//     move or lobby custom_id of a message the bot sent, so the game's
+//     players look at their hands then instead of polling the fake, which
+//     would cost more CPU than the bot itself at 1000 channels.
 type botTransport struct {
 	next http.RoundTripper
+	on   func(gameRef)
 
 	mu    sync.Mutex
 	times []answerTime
-	wake  map[string]*watcher // game id → its table's wake-ups
+}
+
+// watchers are the tables waiting to hear of their games' messages.
+type watchers struct {
+	mu sync.Mutex
+	m  map[string]*watcher // game id → its table's wake-ups
 }
 
 // watcher is how a table hears of its game's messages: wake when the bot
@@ -47,6 +53,37 @@ func notify(c chan struct{}) {
 	}
 }
 
+// watch tells w of the bot's messages naming game; stop with unwatch.
+func (ws *watchers) watch(game string, w *watcher) {
+	ws.mu.Lock()
+	if ws.m == nil {
+		ws.m = map[string]*watcher{}
+	}
+	ws.m[game] = w
+	ws.mu.Unlock()
+}
+
+func (ws *watchers) unwatch(game string) {
+	ws.mu.Lock()
+	delete(ws.m, game)
+	ws.mu.Unlock()
+}
+
+func (ws *watchers) deliver(g gameRef) {
+	ws.mu.Lock()
+	w := ws.m[g.id]
+	ws.mu.Unlock()
+	if w == nil {
+		return
+	}
+	switch g.prefix {
+	case "move":
+		notify(w.wake)
+	case "lobby":
+		notify(w.ended)
+	}
+}
+
 type answerTime struct {
 	at  time.Time     // when the callback was accepted
 	lat time.Duration // dispatch → accepted
@@ -55,8 +92,8 @@ type answerTime struct {
 // discordEpochMs is the start of Discord's snowflake clock.
 const discordEpochMs = 1420070400000
 
-func newBotTransport(next http.RoundTripper) *botTransport {
-	return &botTransport{next: next, wake: map[string]*watcher{}}
+func newBotTransport(next http.RoundTripper, on func(gameRef)) *botTransport {
+	return &botTransport{next: next, on: on}
 }
 
 func (t *botTransport) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -72,41 +109,17 @@ func (t *botTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if err != nil || resp.StatusCode >= 300 {
 		return resp, err
 	}
-	now := time.Now()
-	games := gameIDs(body)
-	t.mu.Lock()
 	if isCallback {
+		now := time.Now()
 		dispatched := time.UnixMilli(int64(id>>22) + discordEpochMs)
+		t.mu.Lock()
 		t.times = append(t.times, answerTime{at: now, lat: now.Sub(dispatched)})
+		t.mu.Unlock()
 	}
-	if len(t.wake) > 0 {
-		for _, g := range games {
-			if w := t.wake[g.id]; w != nil {
-				switch g.prefix {
-				case "move":
-					notify(w.wake)
-				case "lobby":
-					notify(w.ended)
-				}
-			}
-		}
+	for _, g := range gameIDs(body) {
+		t.on(g)
 	}
-	t.mu.Unlock()
 	return resp, err
-}
-
-// watch tells w of the bot's changes to the messages of game; stop with
-// unwatch.
-func (t *botTransport) watch(game string, w *watcher) {
-	t.mu.Lock()
-	t.wake[game] = w
-	t.mu.Unlock()
-}
-
-func (t *botTransport) unwatch(game string) {
-	t.mu.Lock()
-	delete(t.wake, game)
-	t.mu.Unlock()
 }
 
 // gameRef is a game id found in a custom_id, with the custom_id's kind.

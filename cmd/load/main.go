@@ -26,8 +26,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
-	"runtime/pprof"
-	"runtime/trace"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -37,7 +35,6 @@ import (
 
 	"github.com/cardtable/cardbot/bot"
 	"github.com/cardtable/cardbot/bot/fakediscord"
-	"github.com/cardtable/cardbot/store"
 )
 
 // options are the command's flags.
@@ -59,6 +56,7 @@ type options struct {
 	parallel   int           // tables opened at once
 	overlap    int           // clicks a table may have under way
 	json       bool
+	together   bool // the bot in the load's process, not in one of its own
 	logLevel   slog.Level
 	log        io.Writer // the bot's and the fake's log
 }
@@ -71,7 +69,7 @@ const (
 )
 
 func main() {
-	if childMain() {
+	if childMain() || botChildMain() {
 		return
 	}
 	// The collector as cmd/bot sets it, so the bot here runs as it would
@@ -96,6 +94,7 @@ func main() {
 	flag.IntVar(&o.overlap, "overlap", 1, "clicks a table may have under way: a player clicks once the hand shows the move,\n"+
 		"though the fake's Sync barrier may still hold the previous click (1: wait for each Click call to return)")
 	flag.BoolVar(&o.json, "json", false, "print the report as JSON")
+	flag.BoolVar(&o.together, "together", false, "run the bot in this process, beside the fake Discord and the players, not in a process of its own")
 	level := flag.String("log", "warn", "log level of the bot and the fake: debug, info, warn, error")
 	flag.Parse()
 	if err := o.logLevel.UnmarshalText([]byte(*level)); err != nil {
@@ -145,14 +144,13 @@ func (r *reporter) Errorf(format string, args ...any) {
 	}
 }
 
-// loadRun is one run: the fake, the bot, its store and the tables.
+// loadRun is one run: the fake, the bot's process and the tables.
 type loadRun struct {
 	opts       options
 	fake       *fakediscord.Server
-	db         *store.Store
-	bot        *bot.Bot
+	bot        *botProc
+	watch      watchers      // tables waiting to hear of their games
 	stop       chan struct{} // closed when the window ends: no more clicks
-	bt         *botTransport
 	log        *slog.Logger
 	firstStuck atomic.Bool // a table's hands were stuck (logged once)
 	// from is when the window opened (UnixNano; 0 before): moves clicked
@@ -265,34 +263,18 @@ func run(ctx context.Context, o options) (*Report, error) {
 	r := &loadRun{opts: o, fake: fakediscord.New(fr), stop: make(chan struct{}), log: log}
 	defer func() { rep.Violations = int(fr.violations.Load()) }()
 
-	started := time.Now()
-	db, err := store.Open(dbPath)
+	cfg := childConfig{APIURL: r.fake.APIURL(), GuildID: r.fake.GuildID(), DBPath: dbPath, LogLevel: o.logLevel,
+		Profiles: profilePaths{CPU: o.cpuprofile, Trace: o.tracefile, Block: o.blockprof, Mem: o.memprofile}}
+	b, err := startBot(cfg, o.together, o.log, &r.watch)
 	if err != nil {
-		return rep, err
-	}
-	var seed atomic.Uint64
-	cfg := bot.Config{Token: fakediscord.BotToken, APIURL: r.fake.APIURL(), DBPath: dbPath, GuildID: r.fake.GuildID(),
-		LogLevel: o.logLevel, Seeds: func() uint64 { return seed.Add(1) }}
-	// Watch the bot's REST requests on its transport.
-	tr := newBotTransport(bot.NewTransport())
-	cfg.Transport = tr
-	b, err := bot.New(cfg, db, log, bot.Catalog())
-	r.bt = tr
-	if err != nil {
-		db.Close()
-		return rep, err
-	}
-	if err := b.Start(); err != nil {
-		db.Close()
 		return rep, err
 	}
 	ready := time.Now()
-	rep.StartTime = ready.Sub(started)
-	r.db, r.bot = db, b
-	defer func() {
-		within(10*time.Second, func() { b.Close() })
-		db.Close()
-	}()
+	r.bot = b
+	defer b.close()
+	if u, err := b.usage(); err == nil {
+		rep.StartTime = u.Start
+	}
 
 	r.autoplay = hasOption(r.fake.Commands(r.fake.GuildID()), o.game, "autoplay")
 
@@ -304,14 +286,20 @@ func run(ctx context.Context, o options) (*Report, error) {
 	if ans == nil || ans.Type == 0 {
 		return rep, errors.New("the first interaction after ready was not answered")
 	}
-	rep.RSSReady, rep.HWMReady = memory()
+	u, err := b.usage()
+	if err != nil {
+		return rep, err
+	}
+	rep.RSSReady, rep.HWMReady = u.RSS, u.HWM
 	if o.channels == 0 {
-		rep.RSSEnd, rep.HWMEnd = memory()
+		rep.RSSEnd, rep.HWMEnd = u.RSS, u.HWM
 		return rep, nil
 	}
 
 	err = r.load(ctx, rep)
-	rep.RSSEnd, rep.HWMEnd = memory()
+	if u, err := b.usage(); err == nil {
+		rep.RSSEnd, rep.HWMEnd = u.RSS, u.HWM
+	}
 	return rep, err
 }
 
@@ -394,7 +382,7 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 	if len(opened) == 0 {
 		return fmt.Errorf("no table could be opened: %w", setupErr)
 	}
-	if !within(10*time.Second, r.bot.Idle) {
+	if !r.bot.idle(10 * time.Second) {
 		return errors.New("the bot's set-up output did not finish within 10 s")
 	}
 	for _, t := range opened {
@@ -422,51 +410,15 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 
 	// The window.
 	r.fake.ResetRESTCounts()
-	txBefore := r.db.Transactions()
+	before, err := r.bot.usage()
+	if err != nil {
+		return err
+	}
 	failedBefore := len(r.fake.FailedInteractions())
-	if o.cpuprofile != "" {
-		f, err := startWriting(o.cpuprofile, pprof.StartCPUProfile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		rep.Profile = o.cpuprofile
+	if err := r.bot.profile(true); err != nil {
+		return err
 	}
-	if o.tracefile != "" {
-		f, err := startWriting(o.tracefile, trace.Start)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-	}
-	if o.blockprof != "" {
-		runtime.SetBlockProfileRate(int(100 * time.Microsecond))
-		defer func() {
-			runtime.SetBlockProfileRate(0)
-			if f, err := os.Create(o.blockprof); err == nil {
-				pprof.Lookup("block").WriteTo(f, 0)
-				f.Close()
-			}
-		}()
-	}
-	if o.memprofile != "" {
-		// Every allocation, and the profile taken once before the window,
-		// so the window's are the difference (pprof -diff_base).
-		runtime.MemProfileRate = 4096
-		runtime.GC()
-		base := o.memprofile + ".base"
-		if f, err := os.Create(base); err == nil {
-			pprof.Lookup("allocs").WriteTo(f, 0)
-			f.Close()
-		}
-		defer func() {
-			runtime.GC()
-			if f, err := os.Create(o.memprofile); err == nil {
-				pprof.Lookup("allocs").WriteTo(f, 0)
-				f.Close()
-			}
-		}()
-	}
+	rep.Profile = o.cpuprofile
 	var syncs []time.Duration
 	syncDone := make(chan struct{})
 	go func() { // the fake's Sync barrier alone, sampled
@@ -496,26 +448,27 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 	// A click in flight returns within the fake's 3 s deadline plus its
 	// Sync barrier's 5 s; waiting stops at once.
 	if !within(30*time.Second, players.Wait) {
-		pprof.StopCPUProfile()
+		r.bot.profile(false)
 		return errors.New("tables still clicking 30 s after the window closed")
 	}
 	windowEnd := time.Now()
 	rep.Window = windowEnd.Sub(windowStart)
-	cpu := cpuTime() - cpuStart
-	<-syncDone
-	if o.cpuprofile != "" {
-		pprof.StopCPUProfile()
+	harness := cpuTime() - cpuStart
+	after, err := r.bot.usage()
+	if err != nil {
+		return err
 	}
-	if o.tracefile != "" {
-		trace.Stop()
+	<-syncDone
+	if err := r.bot.profile(false); err != nil {
+		return err
 	}
 	// The output the last moves owe belongs to them.
-	if !within(10*time.Second, r.bot.Idle) {
+	if !r.bot.idle(10 * time.Second) {
 		return errors.New("the bot's output did not finish within 10 s of the window's end")
 	}
 
 	counts := r.fake.RESTCounts()
-	rep.Transactions = int(r.db.Transactions() - txBefore)
+	rep.Transactions = int(after.Transactions - before.Transactions)
 	rep.Global, rep.Exempt, rep.Invalid, rep.NotFound, rep.ByRoute = counts.Global, counts.Exempt, counts.Invalid, counts.NotFound, counts.ByRoute
 	rep.Failed = len(r.fake.FailedInteractions()) - failedBefore
 	var lat []time.Duration
@@ -543,12 +496,12 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 	if len(lat) > 0 {
 		rep.Max = lat[len(lat)-1]
 	}
-	warm := r.bt.between(playStart, windowStart)
+	warm := r.bot.answers(playStart, windowStart)
 	slices.Sort(warm)
 	if rep.WarmAnswers = len(warm); len(warm) > 0 {
 		rep.WarmP99, rep.WarmMax = percentile(warm, 0.99), warm[len(warm)-1]
 	}
-	answers := r.bt.between(windowStart, windowEnd)
+	answers := r.bot.answers(windowStart, windowEnd)
 	slices.Sort(answers)
 	rep.Answers = len(answers)
 	rep.AnsP50, rep.AnsP90, rep.AnsP99 = percentile(answers, 0.50), percentile(answers, 0.90), percentile(answers, 0.99)
@@ -563,10 +516,16 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 	slices.Sort(syncs)
 	rep.SyncP50, rep.SyncP99 = percentile(syncs, 0.50), percentile(syncs, 0.99)
 	rep.MovesPerSec = float64(rep.Moves) / rep.Window.Seconds()
+	cpu := after.CPU - before.CPU
+	if o.together {
+		harness = 0 // one process: cpu is all of it
+	}
+	rep.Together = o.together
 	if rep.Moves > 0 {
 		rep.CPUPerMove = cpu / time.Duration(rep.Moves)
+		rep.HarnessCPUPerMove = harness / time.Duration(rep.Moves)
 	}
-	rep.CPUShare = cpu.Seconds() / rep.Window.Seconds() / float64(runtime.NumCPU())
+	rep.CPUShare = (cpu + harness).Seconds() / rep.Window.Seconds() / float64(runtime.NumCPU())
 	if rep.Ceiling > 0 {
 		rep.VsCeiling = rep.MovesPerSec / rep.Ceiling
 	}

@@ -11,7 +11,7 @@ import (
 
 // TestMain lets the test binary be the fill's child process too.
 func TestMain(m *testing.M) {
-	if childMain() {
+	if childMain() || botChildMain() {
 		return
 	}
 	os.Exit(m.Run())
@@ -24,9 +24,18 @@ func (w logWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
+// The bot in a process of its own (the default) and in the load's.
 func TestTinyLoad(t *testing.T) {
+	for _, together := range []bool{false, true} {
+		t.Run(map[bool]string{false: "bot process", true: "together"}[together], func(t *testing.T) {
+			tinyLoad(t, together)
+		})
+	}
+}
+
+func tinyLoad(t *testing.T, together bool) {
 	o := options{game: "duel", channels: 2, duration: time.Second, stored: 200, ceiling: 200 * time.Millisecond,
-		parallel: 2, overlap: 2, log: logWriter{t}}
+		parallel: 2, overlap: 2, log: logWriter{t}, together: together}
 	o.logLevel.UnmarshalText([]byte("warn"))
 	rep, err := run(context.Background(), o)
 	if err != nil {
@@ -58,6 +67,7 @@ func TestTinyLoad(t *testing.T) {
 		{"the stored games were filled", rep.Stored == 200 && rep.StoredAdded == 200 && rep.DBBytes > 0},
 		{"start-up was timed", rep.StartTime > 0 && rep.FirstAnswer > 0 && rep.FirstAnswer < 5*time.Second},
 		{"CPU was read", rep.CPUPerMove > 0 && rep.CPUShare > 0 && rep.CPUShare <= 1.05},
+		{"the harness's CPU apart only with a bot process", (rep.HarnessCPUPerMove > 0) == !together && rep.Together == together},
 		{"memory was read", rep.RSSReady > 0 && rep.HWMReady >= rep.RSSReady && rep.HWMEnd > 0},
 	}
 	if rep.Violations > 0 {

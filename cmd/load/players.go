@@ -107,14 +107,8 @@ func (t *table) clickTable(seat int, label string) (*fakediscord.Reply, error) {
 	}
 }
 
-// record is the channel's open game in the store, or nil.
-func (t *table) record() *store.Game {
-	g, err := t.run.db.Game(t.ch)
-	if err != nil {
-		return nil
-	}
-	return g
-}
+// record is the channel's open game in the bot's store, or nil.
+func (t *table) record() *OpenGame { return t.run.bot.game(t.ch) }
 
 // tableWith waits until the channel's table message shows an enabled
 // button labelled label, and returns that message and the button.
@@ -127,12 +121,11 @@ func (t *table) tableWith(label string) (*fakediscord.Message, string, error) {
 			seen = "no game in the channel"
 			return false, nil
 		}
-		p, err := t.run.db.Posts(g.ID)
-		if err != nil || p.Table == "" {
+		if g.Table == "" {
 			seen = "no table message yet"
 			return false, nil
 		}
-		m := t.run.fake.Message(t.ch, p.Table)
+		m := t.run.fake.Message(t.ch, g.Table)
 		if m == nil {
 			return false, nil
 		}
@@ -207,7 +200,7 @@ func (t *table) open() error {
 		return fmt.Errorf("channel %d: the game did not start", t.n)
 	}
 	t.game, t.last = g.ID, 0
-	t.run.bt.watch(g.ID, t.heard)
+	t.run.watch.watch(g.ID, t.heard)
 	t.hands = make([]string, len(t.users))
 	for seat := range t.users {
 		r, err := t.clickTable(seat, "My hand")
@@ -286,7 +279,7 @@ func (t *table) next() (int, *fakediscord.Message, string, error) {
 		if ended || time.Since(checked) > 250*time.Millisecond {
 			checked, ended = time.Now(), false
 			if g := t.record(); g == nil || g.ID != t.game {
-				t.run.bt.unwatch(t.game)
+				t.run.watch.unwatch(t.game)
 				return 0, nil, "", errOver
 			}
 		}

@@ -40,31 +40,33 @@ type Report struct {
 	DBBytes     int64         `json:"db_bytes"`
 	StartTime   time.Duration `json:"start_time"`   // store.Open + bot.New + Start
 	FirstAnswer time.Duration `json:"first_answer"` // ready → first answered interaction in a fresh channel
-	RSSReady    uint64        `json:"rss_ready"`    // bytes, VmRSS after the first answer
+	RSSReady    uint64        `json:"rss_ready"`    // bytes, the bot's process's VmRSS after the first answer
 	HWMReady    uint64        `json:"hwm_ready"`    // bytes, VmHWM then
 
 	// The load.
-	Opened        int           `json:"opened"` // tables opened before the window
-	SetupTime     time.Duration `json:"setup_time"`
-	Warmup        time.Duration `json:"warmup"`       // played before the window, not counted
-	WarmAnswers   int           `json:"warm_answers"` // answers during the warm-up, when every table's first click came at once
-	WarmP99       time.Duration `json:"warm_p99"`
-	WarmMax       time.Duration `json:"warm_max"`
-	Window        time.Duration `json:"window"` // from the window's opening until the last click sent in it returned
-	Moves         int           `json:"moves"`  // move clicks the bot answered by updating the hand
-	MovesPerSec   float64       `json:"moves_per_sec"`
-	VsCeiling     float64       `json:"vs_ceiling"`   // MovesPerSec ÷ Ceiling
-	Transactions  int           `json:"transactions"` // the bot's write transactions (one fsync'd commit each) in the window and its output
-	TxPerMove     float64       `json:"tx_per_move"`
-	CPUPerMove    time.Duration `json:"cpu_per_move"`   // user+sys of the whole process (bot, fake Discord, players) over the window, per move
-	CPUShare      float64       `json:"cpu_share"`      // that CPU time ÷ (window × cores)
-	Stale         int           `json:"stale"`          // clicks answered "that button was from an earlier moment"
-	Refused       int           `json:"refused"`        // clicks answered with another refusal
-	Games         int           `json:"games"`          // games played to the end in the window
-	Reopened      int           `json:"reopened"`       // tables opened again in the window (after a game ended)
-	ShownAgain    int           `json:"shown_again"`    // times players pressed My hand again: no hand offered a move for 10 s
-	Stalls        int           `json:"stalls"`         // channels that gave up: no move even after My hand again
-	RefusedClicks int           `json:"refused_clicks"` // clicks the client would not send: the message changed under the player
+	Opened            int           `json:"opened"` // tables opened before the window
+	SetupTime         time.Duration `json:"setup_time"`
+	Warmup            time.Duration `json:"warmup"`       // played before the window, not counted
+	WarmAnswers       int           `json:"warm_answers"` // answers during the warm-up, when every table's first click came at once
+	WarmP99           time.Duration `json:"warm_p99"`
+	WarmMax           time.Duration `json:"warm_max"`
+	Window            time.Duration `json:"window"` // from the window's opening until the last click sent in it returned
+	Moves             int           `json:"moves"`  // move clicks the bot answered by updating the hand
+	MovesPerSec       float64       `json:"moves_per_sec"`
+	VsCeiling         float64       `json:"vs_ceiling"`   // MovesPerSec ÷ Ceiling
+	Transactions      int           `json:"transactions"` // the bot's write transactions (one fsync'd commit each) in the window and its output
+	TxPerMove         float64       `json:"tx_per_move"`
+	Together          bool          `json:"together"`             // the bot ran in the load's process
+	CPUPerMove        time.Duration `json:"cpu_per_move"`         // user+sys of the bot's process over the window, per move (with Together, of the whole process)
+	HarnessCPUPerMove time.Duration `json:"harness_cpu_per_move"` // the same of the load's process: the fake Discord and the players
+	CPUShare          float64       `json:"cpu_share"`            // both processes' CPU time ÷ (window × cores)
+	Stale             int           `json:"stale"`                // clicks answered "that button was from an earlier moment"
+	Refused           int           `json:"refused"`              // clicks answered with another refusal
+	Games             int           `json:"games"`                // games played to the end in the window
+	Reopened          int           `json:"reopened"`             // tables opened again in the window (after a game ended)
+	ShownAgain        int           `json:"shown_again"`          // times players pressed My hand again: no hand offered a move for 10 s
+	Stalls            int           `json:"stalls"`               // channels that gave up: no move even after My hand again
+	RefusedClicks     int           `json:"refused_clicks"`       // clicks the client would not send: the message changed under the player
 
 	// Latency of move clicks, client-side: from the fake user's Click call
 	// until it returned the reply. That includes the dispatch, the bot's
@@ -140,7 +142,7 @@ func (r *Report) Print(w io.Writer) {
 	}
 	p("start:          store open + bot start %v; first answer in a fresh channel %s after ready",
 		r.StartTime.Round(time.Millisecond), ms(r.FirstAnswer))
-	p("memory ready:   VmRSS %s, VmHWM %s (whole process: bot, fake Discord and players)", mib(r.RSSReady), mib(r.HWMReady))
+	p("memory ready:   VmRSS %s, VmHWM %s (%s)", mib(r.RSSReady), mib(r.HWMReady), r.whose())
 	if r.Channels == 0 {
 		return
 	}
@@ -150,8 +152,13 @@ func (r *Report) Print(w io.Writer) {
 			r.Warmup.Round(time.Millisecond), r.WarmAnswers, ms(r.WarmP99), ms(r.WarmMax))
 	}
 	p("moves:          %d in %v = %.1f moves/s = %.2f × the bbolt ceiling", r.Moves, r.Window.Round(time.Millisecond), r.MovesPerSec, r.VsCeiling)
-	p("cpu:            %.0f µs per move (user+sys of the whole process: bot, fake Discord and players); %.0f%% of the cores",
-		float64(r.CPUPerMove)/float64(time.Microsecond), 100*r.CPUShare)
+	if r.Together {
+		p("cpu:            %.0f µs per move (user+sys of the one process: bot, fake Discord and players); %.0f%% of the cores",
+			float64(r.CPUPerMove)/float64(time.Microsecond), 100*r.CPUShare)
+	} else {
+		p("cpu:            %.0f µs per move in the bot's process, %.0f µs in the load's (fake Discord and players; user+sys); together %.0f%% of the cores",
+			float64(r.CPUPerMove)/float64(time.Microsecond), float64(r.HarnessCPUPerMove)/float64(time.Microsecond), 100*r.CPUShare)
+	}
 	p("commits:        %d bbolt write transactions = %.2f per move (group commit)", r.Transactions, r.TxPerMove)
 	p("dispatch→answer: p50 %s, p90 %s, p99 %s, max %s over %d answers; %d after 3 s",
 		ms(r.AnsP50), ms(r.AnsP90), ms(r.AnsP99), ms(r.AnsMax), r.Answers, r.AnsLate)
@@ -178,10 +185,18 @@ func (r *Report) Print(w io.Writer) {
 		p("stuck hands:    %d times no hand offered a move for 10 s and the players pressed My hand again (the first is logged)", r.ShownAgain)
 	}
 	p("fake Discord:   %d violations reported", r.Violations)
-	p("memory end:     VmRSS %s, VmHWM %s", mib(r.RSSEnd), mib(r.HWMEnd))
+	p("memory end:     VmRSS %s, VmHWM %s (%s)", mib(r.RSSEnd), mib(r.HWMEnd), r.whose())
 	if r.Profile != "" {
-		p("cpu profile:    %s (go tool pprof -top %s)", r.Profile, r.Profile)
+		p("cpu profile:    %s, of %s (go tool pprof -top %s)", r.Profile, r.whose(), r.Profile)
 	}
+}
+
+// whose says which process the memory and profile figures are of.
+func (r *Report) whose() string {
+	if r.Together {
+		return "the one process: bot, fake Discord and players"
+	}
+	return "the bot's process"
 }
 
 // machine describes the CPUs for the report.

@@ -1,0 +1,388 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/rpc"
+	"os"
+	"os/exec"
+	"runtime"
+	"runtime/pprof"
+	"runtime/trace"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/cardtable/cardbot/bot"
+	"github.com/cardtable/cardbot/bot/fakediscord"
+	"github.com/cardtable/cardbot/store"
+)
+
+// The bot runs in a process of its own, as in production: its heap, its
+// collector and its goroutines are not the fake Discord's and the players',
+// and the CPU it uses is a figure of its own. The load process starts it,
+// drives it over net/rpc on the child's stdin and stdout, and hears on a
+// third pipe which games the bot sent a message with buttons for.
+
+// botEnv carries the child's childConfig, as JSON.
+const botEnv = "CARDBOT_LOAD_BOT"
+
+type childConfig struct {
+	APIURL, GuildID, DBPath string
+	LogLevel                slog.Level
+	Profiles                profilePaths
+}
+
+// profilePaths are the profiles of the load window the bot's process
+// writes ("" for none).
+type profilePaths struct{ CPU, Trace, Block, Mem string }
+
+// botChildMain runs the bot's process if the environment asks for it, and
+// reports whether it did.
+func botChildMain() bool {
+	spec := os.Getenv(botEnv)
+	if spec == "" {
+		return false
+	}
+	if err := serveBot(spec); err != nil {
+		fmt.Fprintln(os.Stderr, "load: bot process:", err)
+		os.Exit(1)
+	}
+	os.Exit(0)
+	return true
+}
+
+func serveBot(spec string) error {
+	var c childConfig
+	if err := json.Unmarshal([]byte(spec), &c); err != nil {
+		return err
+	}
+	bot.TuneGC(os.LookupEnv)
+	serve, err := newBotServer(c, os.Stderr, os.NewFile(3, "events"))
+	if err != nil {
+		return err
+	}
+	serve(stdio{}) // until the load process closes the pipe
+	return nil
+}
+
+// newBotServer starts the bot and returns what serves its RPC on one
+// connection, then closes the bot and the store.
+func newBotServer(c childConfig, logTo, events io.Writer) (serve func(io.ReadWriteCloser), err error) {
+	log := slog.New(slog.NewTextHandler(logTo, &slog.HandlerOptions{Level: c.LogLevel}))
+	started := time.Now()
+	db, err := store.Open(c.DBPath)
+	if err != nil {
+		return nil, err
+	}
+	var seed atomic.Uint64
+	fw := newForwarder(events)
+	tr := newBotTransport(bot.NewTransport(), fw.send)
+	cfg := bot.Config{Token: fakediscord.BotToken, APIURL: c.APIURL, DBPath: c.DBPath, GuildID: c.GuildID,
+		LogLevel: c.LogLevel, Seeds: func() uint64 { return seed.Add(1) }, Transport: tr}
+	b, err := bot.New(cfg, db, log, bot.Catalog())
+	if err == nil {
+		err = b.Start()
+	}
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	srv := rpc.NewServer()
+	if err := srv.Register(&BotProcess{bot: b, db: db, answers: tr, started: time.Since(started), paths: c.Profiles}); err != nil {
+		return nil, err
+	}
+	return func(conn io.ReadWriteCloser) {
+		srv.ServeConn(conn)
+		within(10*time.Second, func() { b.Close() })
+		db.Close()
+		fw.close()
+	}, nil
+}
+
+// stdio is the child's end of the RPC connection.
+type stdio struct{}
+
+func (stdio) Read(p []byte) (int, error)  { return os.Stdin.Read(p) }
+func (stdio) Write(p []byte) (int, error) { return os.Stdout.Write(p) }
+func (stdio) Close() error                { return os.Stdin.Close() }
+
+// BotProcess is what the bot's process answers over RPC.
+type BotProcess struct {
+	bot     *bot.Bot
+	db      *store.Store
+	answers *botTransport
+	started time.Duration // store.Open + bot.New + Start
+	paths   profilePaths
+	stop    []func()
+}
+
+// Usage is the bot process's counters.
+type Usage struct {
+	Start        time.Duration // store.Open + bot.New + Start
+	CPU          time.Duration // user+sys so far
+	RSS, HWM     uint64
+	Transactions uint64
+}
+
+// OpenGame is the part of a channel's stored game the players look at.
+type OpenGame struct {
+	ID, Status string
+	Version    int
+	Waiting    []int
+	Table      string // the table message's id, "" before it is posted
+}
+
+// Window is a span of wall-clock time, in Unix nanoseconds.
+type Window struct{ From, To int64 }
+
+func (p *BotProcess) Usage(_ int, u *Usage) error {
+	u.Start, u.CPU, u.Transactions = p.started, cpuTime(), p.db.Transactions()
+	u.RSS, u.HWM = memory()
+	return nil
+}
+
+func (p *BotProcess) Game(channel string, g *OpenGame) error {
+	rec, err := p.db.Game(channel)
+	if err != nil || rec == nil {
+		return err
+	}
+	*g = OpenGame{ID: rec.ID, Status: rec.Status, Version: rec.Version, Waiting: rec.Waiting}
+	if posts, err := p.db.Posts(rec.ID); err == nil {
+		g.Table = posts.Table
+	}
+	return nil
+}
+
+// Idle waits up to d for the bot's work under way to finish.
+func (p *BotProcess) Idle(d time.Duration, done *bool) error {
+	*done = within(d, p.bot.Idle)
+	return nil
+}
+
+func (p *BotProcess) Answers(w Window, out *[]time.Duration) error {
+	*out = p.answers.between(time.Unix(0, w.From), time.Unix(0, w.To))
+	return nil
+}
+
+// Profile starts (on) or stops the profiles of the load window.
+func (p *BotProcess) Profile(on bool, _ *int) error {
+	if !on {
+		for _, stop := range p.stop {
+			stop()
+		}
+		p.stop = nil
+		return nil
+	}
+	if path := p.paths.CPU; path != "" {
+		f, err := startWriting(path, pprof.StartCPUProfile)
+		if err != nil {
+			return err
+		}
+		p.stop = append(p.stop, func() { pprof.StopCPUProfile(); f.Close() })
+	}
+	if path := p.paths.Trace; path != "" {
+		f, err := startWriting(path, trace.Start)
+		if err != nil {
+			return err
+		}
+		p.stop = append(p.stop, func() { trace.Stop(); f.Close() })
+	}
+	if path := p.paths.Block; path != "" {
+		runtime.SetBlockProfileRate(int(100 * time.Microsecond))
+		p.stop = append(p.stop, func() {
+			runtime.SetBlockProfileRate(0)
+			writeProfile(path, "block")
+		})
+	}
+	if path := p.paths.Mem; path != "" {
+		// Every allocation, and the profile taken once before the window,
+		// so the window's are the difference (pprof -diff_base).
+		runtime.MemProfileRate = 4096
+		runtime.GC()
+		writeProfile(path+".base", "allocs")
+		p.stop = append(p.stop, func() {
+			runtime.GC()
+			writeProfile(path, "allocs")
+		})
+	}
+	return nil
+}
+
+func writeProfile(path, name string) {
+	if f, err := os.Create(path); err == nil {
+		pprof.Lookup(name).WriteTo(f, 0)
+		f.Close()
+	}
+}
+
+// forwarder writes the games the bot's messages name to the load process,
+// a line each ("move <id>" or "lobby <id>"), flushing when none is waiting.
+type forwarder struct {
+	c    chan gameRef
+	done chan struct{}
+}
+
+func newForwarder(w io.Writer) *forwarder {
+	f := &forwarder{c: make(chan gameRef, 4096), done: make(chan struct{})}
+	go func() {
+		defer close(f.done)
+		if c, ok := w.(io.Closer); ok {
+			defer c.Close()
+		}
+		bw := bufio.NewWriter(w)
+		for g := range f.c {
+			fmt.Fprintf(bw, "%s %s\n", g.prefix, g.id)
+			if len(f.c) == 0 && bw.Flush() != nil {
+				for range f.c { // the reader is gone: drop the rest
+				}
+				return
+			}
+		}
+	}()
+	return f
+}
+
+func (f *forwarder) send(g gameRef) { f.c <- g }
+
+// close ends the forwarding once the bot sends no more.
+func (f *forwarder) close() {
+	close(f.c)
+	<-f.done
+}
+
+// botProc is the load process's handle on the bot's process.
+type botProc struct {
+	cmd    *exec.Cmd     // nil when the bot runs in this process
+	served chan struct{} // closed when the bot in this process is closed
+	client *rpc.Client
+	events io.Closer // the reading end of the events pipe
+	done   chan struct{}
+}
+
+// startBot starts the bot, in a process of its own or (together) in this
+// one, and waits until it has started; the games its messages name go to w.
+func startBot(c childConfig, together bool, stderr io.Writer, w *watchers) (*botProc, error) {
+	p := &botProc{done: make(chan struct{})}
+	var events io.Reader
+	if together {
+		evR, evW := io.Pipe()
+		serve, err := newBotServer(c, stderr, evW)
+		if err != nil {
+			return nil, err
+		}
+		mine, its := net.Pipe()
+		p.served = make(chan struct{})
+		go func() { serve(its); close(p.served) }()
+		p.client, p.events, events = rpc.NewClient(mine), evR, evR
+	} else {
+		spec, err := json.Marshal(c)
+		if err != nil {
+			return nil, err
+		}
+		exe, err := os.Executable()
+		if err != nil {
+			return nil, err
+		}
+		evR, evW, err := os.Pipe()
+		if err != nil {
+			return nil, err
+		}
+		cmd := exec.Command(exe)
+		cmd.Env = append(os.Environ(), botEnv+"="+string(spec))
+		cmd.Stderr = stderr
+		cmd.ExtraFiles = []*os.File{evW}
+		in, err := cmd.StdinPipe()
+		if err != nil {
+			return nil, err
+		}
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			return nil, err
+		}
+		if err := cmd.Start(); err != nil {
+			return nil, err
+		}
+		evW.Close()
+		p.cmd, p.client, p.events, events = cmd, rpc.NewClient(pipeConn{out, in}), evR, evR
+	}
+	go func() {
+		defer close(p.done)
+		sc := bufio.NewScanner(events)
+		for sc.Scan() {
+			prefix, id, _ := strings.Cut(sc.Text(), " ")
+			w.deliver(gameRef{prefix: prefix, id: id})
+		}
+	}()
+	// The first call is answered once the bot has started.
+	if _, err := p.usage(); err != nil {
+		p.close()
+		return nil, fmt.Errorf("the bot's process did not start: %w", err)
+	}
+	return p, nil
+}
+
+type pipeConn struct {
+	io.ReadCloser
+	w io.WriteCloser
+}
+
+func (c pipeConn) Write(p []byte) (int, error) { return c.w.Write(p) }
+func (c pipeConn) Close() error                { return errors.Join(c.w.Close(), c.ReadCloser.Close()) }
+
+func (p *botProc) usage() (Usage, error) {
+	var u Usage
+	err := p.client.Call("BotProcess.Usage", 0, &u)
+	return u, err
+}
+
+// game is the channel's open game in the bot's store, or nil.
+func (p *botProc) game(channel string) *OpenGame {
+	var g OpenGame
+	if err := p.client.Call("BotProcess.Game", channel, &g); err != nil || g.ID == "" {
+		return nil
+	}
+	return &g
+}
+
+func (p *botProc) idle(d time.Duration) bool {
+	var done bool
+	err := p.client.Call("BotProcess.Idle", d, &done)
+	return err == nil && done
+}
+
+func (p *botProc) answers(from, to time.Time) []time.Duration {
+	var out []time.Duration
+	p.client.Call("BotProcess.Answers", Window{from.UnixNano(), to.UnixNano()}, &out)
+	return out
+}
+
+func (p *botProc) profile(on bool) error {
+	return p.client.Call("BotProcess.Profile", on, new(int))
+}
+
+// close ends the bot's process: it closes the bot once its pipe closes,
+// and is killed if it has not exited within 15 s.
+func (p *botProc) close() {
+	p.client.Close()
+	if p.cmd == nil {
+		<-p.served
+		<-p.done
+		return
+	}
+	exited := make(chan struct{})
+	go func() { p.cmd.Wait(); close(exited) }()
+	select {
+	case <-exited:
+	case <-time.After(15 * time.Second):
+		p.cmd.Process.Kill()
+		<-exited
+	}
+	p.events.Close()
+	<-p.done
+}
