@@ -1,17 +1,17 @@
-// Command load puts the real bot under load against the in-process fake
-// Discord and reports what it sustained:
+// Command load puts the real bot under load against the fake Discord and
+// reports what it sustained:
 //
 //	go run ./cmd/load -game duel -channels 100 -duration 20s [-think 0] [-db path] [-stored 100000] [-cpuprofile cpu.pprof]
 //
-// It starts the fake Discord (loopback only) and the bot in this process,
-// opens a game with two players in each channel, then every channel plays
-// as fast as its players can click (or with -think between moves) until
-// the duration is up. It prints moves/s, the latency of the answers, the
+// It starts the fake Discord (loopback only) in this process and the bot in
+// a process of its own (-together: in this one), opens a game with two
+// players in each channel, then every channel plays as fast as its players
+// can click (or with -think between moves) until the duration is up. It prints moves/s, the latency of the answers, the
 // REST requests per move (global-limited and exempt), and the ceiling of
 // one bbolt writer with fsync measured on the same disk in the same run.
 // With -stored N the database first holds N idle games (filled by a child
 // process, kept for the next run if -db is given), and the report has the
-// time from ready to the first answer and the process's memory.
+// time from ready to the first answer and the bot's memory.
 package main
 
 import (
@@ -72,8 +72,8 @@ func main() {
 	if childMain() || botChildMain() {
 		return
 	}
-	// The collector as cmd/bot sets it, so the bot here runs as it would
-	// there (the fake and the players share the setting).
+	// The collector as cmd/bot sets it: the bot's process sets it too, and
+	// with -together the bot runs here as it would there.
 	gc := bot.TuneGC(os.LookupEnv)
 	o := options{log: os.Stderr, gc: gc}
 	flag.StringVar(&o.game, "game", "duel", "game to play: duel or life")
