@@ -28,6 +28,18 @@ func openDuel(t *testing.T, h *harness, ann, bea *fakediscord.User, opts ...fake
 	}
 }
 
+// startDuel opens a Card Duel, starts it, and has both players build the
+// cheapest hand and lock in.
+func startDuel(t *testing.T, h *harness, ann, bea *fakediscord.User) {
+	t.Helper()
+	openDuel(t, h, ann, bea)
+	if r := ann.Click(h.table(), h.table().ButtonID("Start")); r == nil || r.Type != 7 {
+		t.Fatalf("start answered %+v", r)
+	}
+	buildCheapHand(t, h, ann, 30)
+	buildCheapHand(t, h, bea, 30)
+}
+
 // buildCheapHand picks the cheapest cards up to the limit and locks in. It
 // returns the build view as it was just before locking.
 func buildCheapHand(t *testing.T, h *harness, u *fakediscord.User, limit int) *fakediscord.Message {
@@ -259,10 +271,7 @@ func TestManageChannelMayEndAnyGame(t *testing.T) {
 func TestCommittedMoveIsShownAfterACrash(t *testing.T) {
 	h := newHarness(t)
 	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
-	openDuel(t, h, ann, bea)
-	ann.Click(h.table(), h.table().ButtonID("Start"))
-	buildCheapHand(t, h, ann, 30)
-	buildCheapHand(t, h, bea, 30)
+	startDuel(t, h, ann, bea)
 	pings := h.fake.Pings(bea.ID)
 	h.stop()
 

@@ -239,10 +239,7 @@ func TestForcedMovesPlayThemselves(t *testing.T) {
 func TestIdleDeadlineRenewsHourly(t *testing.T) {
 	h := newHarness(t)
 	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
-	openDuel(t, h, ann, bea)
-	ann.Click(h.table(), h.table().ButtonID("Start"))
-	buildCheapHand(t, h, ann, 30)
-	buildCheapHand(t, h, bea, 30)
+	startDuel(t, h, ann, bea)
 	move := func() { // by the seat the table waits for, from a hand drawn now (the old tokens expired)
 		t.Helper()
 		rec := h.record()

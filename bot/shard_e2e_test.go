@@ -99,12 +99,7 @@ func (ss *shardSet) stopAll() {
 // playDuel opens a Card Duel in h's channel and plays until n moves are made.
 func playDuel(t *testing.T, h *harness, ann, bea *fakediscord.User, n int) {
 	t.Helper()
-	openDuel(t, h, ann, bea)
-	if r := ann.Click(h.table(), h.table().ButtonID("Start")); r == nil || r.Type != 7 {
-		t.Fatalf("start answered %+v", r)
-	}
-	buildCheapHand(t, h, ann, 30)
-	buildCheapHand(t, h, bea, 30)
+	startDuel(t, h, ann, bea)
 	for range n {
 		moveOn(t, h, ann, bea)
 	}
