@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -830,4 +832,41 @@ func TestComponentAndCommandLimits(t *testing.T) {
 	s.ExpectFailure("0.description: This field is required")
 	_, err = sess.ApplicationCommandBulkOverwrite(s.AppID(), "", cmd("", 1))
 	restErr(t, err, 50035)
+}
+
+// OnBotMessage hears of each message the bot creates or edits, with its
+// custom_ids, once the change is applied.
+func TestOnBotMessage(t *testing.T) {
+	t.Parallel()
+	s := New(t)
+	var mu sync.Mutex
+	var heard []string
+	s.OnBotMessage(func(channelID string, ids []string) {
+		mu.Lock()
+		heard = append(heard, channelID+" "+strings.Join(ids, ","))
+		mu.Unlock()
+	})
+	connect(t, s, []*discordgo.ApplicationCommand{pingCmd}, func(bs *discordgo.Session, i *discordgo.InteractionCreate) {
+		row := func(ids ...string) []discordgo.MessageComponent {
+			var bs []discordgo.MessageComponent
+			for _, id := range ids {
+				bs = append(bs, discordgo.Button{Label: id, CustomID: id})
+			}
+			return []discordgo.MessageComponent{discordgo.ActionsRow{Components: bs}}
+		}
+		if i.Type == discordgo.InteractionApplicationCommand {
+			respond(bs, i, discordgo.InteractionResponseChannelMessageWithSource, &discordgo.InteractionResponseData{Content: "Table", Components: row("move:g1:1:a", "move:g1:1:b")})
+			return
+		}
+		respond(bs, i, discordgo.InteractionResponseUpdateMessage, &discordgo.InteractionResponseData{Content: "Over", Components: row("lobby:g1:rematch")})
+	})
+	alice := s.AddUser("Alice")
+	r := alice.Command(s.ChannelID(), "ping")
+	alice.Click(r.Message, "move:g1:1:a")
+	mu.Lock()
+	defer mu.Unlock()
+	want := []string{s.ChannelID() + " move:g1:1:a,move:g1:1:b", s.ChannelID() + " lobby:g1:rematch"}
+	if !slices.Equal(heard, want) {
+		t.Fatalf("heard %q, want %q", heard, want)
+	}
 }

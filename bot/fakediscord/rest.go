@@ -614,6 +614,7 @@ func (s *Server) createLocked(c *call, p *messageParams, prefix string, allowedF
 	}
 	m.mentions = s.mentionsLocked(m.content, m.allowed, s.replyAuthorLocked(m))
 	s.storeLocked(m)
+	s.toldOfLocked(m)
 	if !m.ephemeral {
 		w := s.messageWireLocked(m, true)
 		w.Nonce = m.nonceRaw
@@ -674,6 +675,7 @@ func (s *Server) editLocked(c *call, m *message, p *messageParams, prefix string
 	if wasLoading {
 		s.pingLocked(m)
 	}
+	s.toldOfLocked(m)
 	if !m.ephemeral {
 		c.emit(s.eventLocked("MESSAGE_UPDATE", s.messageWireLocked(m, true)))
 	}

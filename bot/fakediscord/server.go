@@ -121,6 +121,7 @@ type Server struct {
 	// Read at the end of every user action: atomics, not s.mu, which every
 	// action and request already takes several times.
 	settler             atomic.Pointer[func()]
+	botMessages         atomic.Pointer[func(channelID string, customIDs []string)]
 	noBarrier           atomic.Bool // SetBarrier(false)
 	conns               map[*gwConn]bool
 	current             *gwSession // where dispatches go
@@ -467,6 +468,38 @@ func (s *Server) SetSettler(f func()) {
 		return
 	}
 	s.settler.Store(&f)
+}
+
+// OnBotMessage sets a function told of every message the bot creates or
+// edits, once the change is applied: its channel and the custom_ids of its
+// components. A load's players hear of their hands this way rather than by
+// polling. It runs under the fake's lock, so it must not call the Server.
+func (s *Server) OnBotMessage(f func(channelID string, customIDs []string)) {
+	if f == nil {
+		s.botMessages.Store(nil)
+		return
+	}
+	s.botMessages.Store(&f)
+}
+
+// toldOfLocked passes m to the OnBotMessage function, if one is set.
+func (s *Server) toldOfLocked(m *message) {
+	f := s.botMessages.Load()
+	if f == nil {
+		return
+	}
+	var ids []string
+	var walk func([]*component)
+	walk = func(cs []*component) {
+		for _, c := range cs {
+			if c.CustomID != "" {
+				ids = append(ids, c.CustomID)
+			}
+			walk(c.Components)
+		}
+	}
+	walk(m.components)
+	(*f)(m.channelID, ids)
 }
 
 // SetBarrier(false) ends user actions without the Sync barrier: for load

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -12,26 +10,23 @@ import (
 
 // botTransport wraps the HTTP transport the bot's session sends its REST
 // requests through (Config.Transport), in the bot's process. It changes
-// nothing; it watches, for two reasons, without touching the fake:
-//
-//   - It times every interaction answer from its dispatch: it sees each
-//     callback come back accepted, and reads the dispatch time from the
-//     interaction's id, a snowflake the fake mints from its clock, to the
-//     millisecond, just before it sends INTERACTION_CREATE. So each time
-//     is an upper bound, at most 1 ms above the true one.
-//   - It tells on (the load process's watchers) of each game named in a
-//     move or lobby custom_id of a message the bot sent, so the game's
-//     players look at their hands then instead of polling the fake, which
-//     would cost more CPU than the bot itself at 1000 channels.
+// nothing: it times every interaction answer from its dispatch. It sees each
+// callback come back accepted, and reads the dispatch time from the
+// interaction's id, a snowflake the fake mints from its clock, to the
+// millisecond, just before it sends INTERACTION_CREATE. So each time is an
+// upper bound, at most 1 ms above the true one.
 type botTransport struct {
 	next http.RoundTripper
-	on   func(gameRef)
 
 	mu    sync.Mutex
 	times []answerTime
 }
 
-// watchers are the tables waiting to hear of their games' messages.
+// watchers are the tables waiting to hear of their games' messages: the
+// fake tells them (OnBotMessage) when the bot's message names their game in
+// a move or lobby custom_id, so the players look at their hands then
+// instead of polling the fake, which would cost more CPU than the bot
+// itself at 1000 channels.
 type watchers struct {
 	mu sync.Mutex
 	m  map[string]*watcher // game id → its table's wake-ups
@@ -92,18 +87,11 @@ type answerTime struct {
 // discordEpochMs is the start of Discord's snowflake clock.
 const discordEpochMs = 1420070400000
 
-func newBotTransport(next http.RoundTripper, on func(gameRef)) *botTransport {
-	return &botTransport{next: next, on: on}
+func newBotTransport(next http.RoundTripper) *botTransport {
+	return &botTransport{next: next}
 }
 
 func (t *botTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	var body []byte
-	if r.Method != http.MethodGet && r.GetBody != nil {
-		if rc, err := r.GetBody(); err == nil {
-			body, _ = io.ReadAll(rc)
-			rc.Close()
-		}
-	}
 	id, isCallback := callbackID(r.URL.Path)
 	resp, err := t.next.RoundTrip(r)
 	if err != nil || resp.StatusCode >= 300 {
@@ -116,9 +104,6 @@ func (t *botTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		t.times = append(t.times, answerTime{at: now, lat: now.Sub(dispatched)})
 		t.mu.Unlock()
 	}
-	for _, g := range gameIDs(body) {
-		t.on(g)
-	}
 	return resp, err
 }
 
@@ -127,25 +112,17 @@ type gameRef struct {
 	prefix, id string
 }
 
-// gameIDs finds the game ids in the move and lobby custom_ids of a request
-// body (move:<game>:…, lobby:<game>:…).
-func gameIDs(body []byte) []gameRef {
-	var out []gameRef
-	for _, prefix := range []string{`"move:`, `"lobby:`} {
-		rest := body
-		for {
-			i := bytes.Index(rest, []byte(prefix))
-			if i < 0 || i+len(prefix)+8 > len(rest) {
-				break
-			}
-			g := gameRef{prefix: prefix[1 : len(prefix)-1], id: string(rest[i+len(prefix) : i+len(prefix)+8])}
-			if len(out) == 0 || out[len(out)-1] != g {
-				out = append(out, g)
-			}
-			rest = rest[i+len(prefix)+8:]
+// told is the fake's OnBotMessage function: it wakes the tables whose
+// games the message's move and lobby custom_ids (move:<game>:…,
+// lobby:<game>:…) name.
+func (ws *watchers) told(_ string, customIDs []string) {
+	for _, id := range customIDs {
+		prefix, rest, _ := strings.Cut(id, ":")
+		game, _, _ := strings.Cut(rest, ":")
+		if prefix == "move" || prefix == "lobby" {
+			ws.deliver(gameRef{prefix: prefix, id: game})
 		}
 	}
-	return out
 }
 
 // callbackID is the interaction id of .../interactions/{id}/{token}/callback.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,7 +13,6 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"runtime/trace"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -25,9 +23,8 @@ import (
 
 // The bot runs in a process of its own, as in production: its heap, its
 // collector and its goroutines are not the fake Discord's and the players',
-// and the CPU it uses is a figure of its own. The load process starts it,
-// drives it over net/rpc on the child's stdin and stdout, and hears on a
-// third pipe which games the bot sent a message with buttons for.
+// and the CPU it uses is a figure of its own. The load process starts it
+// and drives it over net/rpc on the child's stdin and stdout.
 
 // botEnv carries the child's childConfig, as JSON.
 const botEnv = "CARDBOT_LOAD_BOT"
@@ -63,7 +60,7 @@ func serveBot(spec string) error {
 		return err
 	}
 	bot.TuneGC(os.LookupEnv)
-	serve, err := newBotServer(c, os.Stderr, os.NewFile(3, "events"))
+	serve, err := newBotServer(c, os.Stderr)
 	if err != nil {
 		return err
 	}
@@ -73,7 +70,7 @@ func serveBot(spec string) error {
 
 // newBotServer starts the bot and returns what serves its RPC on one
 // connection, then closes the bot and the store.
-func newBotServer(c childConfig, logTo, events io.Writer) (serve func(io.ReadWriteCloser), err error) {
+func newBotServer(c childConfig, logTo io.Writer) (serve func(io.ReadWriteCloser), err error) {
 	log := slog.New(slog.NewTextHandler(logTo, &slog.HandlerOptions{Level: c.LogLevel}))
 	started := time.Now()
 	db, err := store.Open(c.DBPath)
@@ -81,8 +78,7 @@ func newBotServer(c childConfig, logTo, events io.Writer) (serve func(io.ReadWri
 		return nil, err
 	}
 	var seed atomic.Uint64
-	fw := newForwarder(events)
-	tr := newBotTransport(bot.NewTransport(), fw.send)
+	tr := newBotTransport(bot.NewTransport())
 	cfg := bot.Config{Token: fakediscord.BotToken, APIURL: c.APIURL, DBPath: c.DBPath, GuildID: c.GuildID,
 		LogLevel: c.LogLevel, Seeds: func() uint64 { return seed.Add(1) }, Transport: tr}
 	b, err := bot.New(cfg, db, log, bot.Catalog())
@@ -101,7 +97,6 @@ func newBotServer(c childConfig, logTo, events io.Writer) (serve func(io.ReadWri
 		srv.ServeConn(conn)
 		within(10*time.Second, func() { b.Close() })
 		db.Close()
-		fw.close()
 	}, nil
 }
 
@@ -221,65 +216,26 @@ func writeProfile(path, name string) {
 	}
 }
 
-// forwarder writes the games the bot's messages name to the load process,
-// a line each ("move <id>" or "lobby <id>"), flushing when none is waiting.
-type forwarder struct {
-	c    chan gameRef
-	done chan struct{}
-}
-
-func newForwarder(w io.Writer) *forwarder {
-	f := &forwarder{c: make(chan gameRef, 4096), done: make(chan struct{})}
-	go func() {
-		defer close(f.done)
-		if c, ok := w.(io.Closer); ok {
-			defer c.Close()
-		}
-		bw := bufio.NewWriter(w)
-		for g := range f.c {
-			fmt.Fprintf(bw, "%s %s\n", g.prefix, g.id)
-			if len(f.c) == 0 && bw.Flush() != nil {
-				for range f.c { // the reader is gone: drop the rest
-				}
-				return
-			}
-		}
-	}()
-	return f
-}
-
-func (f *forwarder) send(g gameRef) { f.c <- g }
-
-// close ends the forwarding once the bot sends no more.
-func (f *forwarder) close() {
-	close(f.c)
-	<-f.done
-}
-
 // botProc is the load process's handle on the bot's process.
 type botProc struct {
 	cmd    *exec.Cmd     // nil when the bot runs in this process
 	served chan struct{} // closed when the bot in this process is closed
 	client *rpc.Client
-	events io.Closer // the reading end of the events pipe
-	done   chan struct{}
 }
 
 // startBot starts the bot, in a process of its own or (together) in this
-// one, and waits until it has started; the games its messages name go to w.
-func startBot(c childConfig, together bool, stderr io.Writer, w *watchers) (*botProc, error) {
-	p := &botProc{done: make(chan struct{})}
-	var events io.Reader
+// one, and waits until it has started.
+func startBot(c childConfig, together bool, stderr io.Writer) (*botProc, error) {
+	p := &botProc{}
 	if together {
-		evR, evW := io.Pipe()
-		serve, err := newBotServer(c, stderr, evW)
+		serve, err := newBotServer(c, stderr)
 		if err != nil {
 			return nil, err
 		}
 		mine, its := net.Pipe()
 		p.served = make(chan struct{})
 		go func() { serve(its); close(p.served) }()
-		p.client, p.events, events = rpc.NewClient(mine), evR, evR
+		p.client = rpc.NewClient(mine)
 	} else {
 		spec, err := json.Marshal(c)
 		if err != nil {
@@ -289,14 +245,9 @@ func startBot(c childConfig, together bool, stderr io.Writer, w *watchers) (*bot
 		if err != nil {
 			return nil, err
 		}
-		evR, evW, err := os.Pipe()
-		if err != nil {
-			return nil, err
-		}
 		cmd := exec.Command(exe)
 		cmd.Env = append(os.Environ(), botEnv+"="+string(spec))
 		cmd.Stderr = stderr
-		cmd.ExtraFiles = []*os.File{evW}
 		in, err := cmd.StdinPipe()
 		if err != nil {
 			return nil, err
@@ -308,17 +259,8 @@ func startBot(c childConfig, together bool, stderr io.Writer, w *watchers) (*bot
 		if err := cmd.Start(); err != nil {
 			return nil, err
 		}
-		evW.Close()
-		p.cmd, p.client, p.events, events = cmd, rpc.NewClient(pipeConn{out, in}), evR, evR
+		p.cmd, p.client = cmd, rpc.NewClient(pipeConn{out, in})
 	}
-	go func() {
-		defer close(p.done)
-		sc := bufio.NewScanner(events)
-		for sc.Scan() {
-			prefix, id, _ := strings.Cut(sc.Text(), " ")
-			w.deliver(gameRef{prefix: prefix, id: id})
-		}
-	}()
 	// The first call is answered once the bot has started.
 	if _, err := p.usage(); err != nil {
 		p.close()
@@ -372,7 +314,6 @@ func (p *botProc) close() {
 	p.client.Close()
 	if p.cmd == nil {
 		<-p.served
-		<-p.done
 		return
 	}
 	exited := make(chan struct{})
@@ -383,6 +324,4 @@ func (p *botProc) close() {
 		p.cmd.Process.Kill()
 		<-exited
 	}
-	p.events.Close()
-	<-p.done
 }

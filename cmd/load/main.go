@@ -265,7 +265,8 @@ func run(ctx context.Context, o options) (*Report, error) {
 
 	cfg := childConfig{APIURL: r.fake.APIURL(), GuildID: r.fake.GuildID(), DBPath: dbPath, LogLevel: o.logLevel,
 		Profiles: profilePaths{CPU: o.cpuprofile, Trace: o.tracefile, Block: o.blockprof, Mem: o.memprofile}}
-	b, err := startBot(cfg, o.together, o.log, &r.watch)
+	r.fake.OnBotMessage(r.watch.told)
+	b, err := startBot(cfg, o.together, o.log)
 	if err != nil {
 		return rep, err
 	}

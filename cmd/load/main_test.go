@@ -109,3 +109,27 @@ func TestCallbackID(t *testing.T) {
 		t.Fatal("a webhook edit taken for a callback")
 	}
 }
+
+// The fake's word of a bot message wakes the table of the game its
+// custom_ids name: a move button wakes it, lobby buttons end its game.
+func TestWatchersTold(t *testing.T) {
+	var ws watchers
+	a, b := newWatcher(), newWatcher()
+	ws.watch("aaaaaaaa", a)
+	ws.watch("bbbbbbbb", b)
+	ws.told("ch", []string{"move:aaaaaaaa:7:deck", "table:aaaaaaaa:hand"})
+	ws.told("ch", []string{"lobby:bbbbbbbb:rematch"})
+	ws.unwatch("bbbbbbbb")
+	ws.told("ch", []string{"move:bbbbbbbb:9:deck"})
+	got := func(c chan struct{}) bool {
+		select {
+		case <-c:
+			return true
+		default:
+			return false
+		}
+	}
+	if !got(a.wake) || got(a.ended) || got(b.wake) || !got(b.ended) {
+		t.Fatal("the wrong tables heard of their games")
+	}
+}
