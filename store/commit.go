@@ -29,10 +29,11 @@ const queued = 4096
 
 // pace is the least time between the starts of two transactions while
 // busy: it adds at most that to a move's answer. In the load command's
-// 100-channel duel, 2 ms cut fsyncs per move from 0.8 to 0.3; 3 ms, once
-// the bot ran in a process of its own with p99 at 10 ms, saved the bot
-// another 5-8 % of its CPU per move for about 0.6 ms more at p50.
-const pace = 3 * time.Millisecond
+// 100-channel duel, 2 ms cut fsyncs per move from 0.8 to 0.3; once the bot
+// ran in a process of its own with p99 at 10 ms, 3 and then 4 ms each
+// saved another 5-8 % of the CPU per move, for about 0.7 ms more at p50
+// and 1-2 ms at p99 each time.
+const pace = 4 * time.Millisecond
 
 // maxBatch bounds a transaction, so one slow commit cannot grow unbounded.
 const maxBatch = 256
