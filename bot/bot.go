@@ -138,6 +138,26 @@ func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (
 	return b, nil
 }
 
+// registerTries bounds the attempts at registering the commands at start.
+const registerTries = 6
+
+// registerCommands overwrites the commands in bulk, which is idempotent:
+// a 5xx or a lost response at start-up is tried again, backing off from
+// 200 ms (about 6 s in all), rather than ending the process; a refusal
+// (a bad token, a bad command) is final.
+func (b *Bot) registerCommands(app string) error {
+	wait := 200 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		_, err := b.s.ApplicationCommandBulkOverwrite(app, b.cfg.GuildID, commands(b.catalog))
+		if err == nil || !retryable(err) || attempt == registerTries {
+			return err
+		}
+		b.log.Warn("register commands: trying again", "attempt", attempt, "err", err)
+		time.Sleep(wait)
+		wait *= 2
+	}
+}
+
 // Start connects to the gateway, registers the commands with one bulk
 // overwrite (shard 0 only), then queues the output that changes committed
 // before a stop still owe (a table can only be behind if its output is
@@ -150,7 +170,7 @@ func (b *Bot) Start() error {
 	app := b.applicationID()
 	// Commands belong to the application, not a shard: one shard registers.
 	if b.cfg.ShardID == 0 {
-		if _, err := b.s.ApplicationCommandBulkOverwrite(app, b.cfg.GuildID, commands(b.catalog)); err != nil {
+		if err := b.registerCommands(app); err != nil {
 			b.s.Close()
 			return tokenError(fmt.Errorf("register commands: %w", err))
 		}

@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -275,5 +276,23 @@ func TestKillBeforeTheLobbyIsPosted(t *testing.T) {
 				t.Fatalf("killed at %s: Start answered %+v", killedAt, r)
 			}
 		})
+	}
+}
+
+// Discord's 5xx at start-up, or a registration whose answer was lost, do
+// not stop the bot: it registers its commands again and plays.
+func TestCommandsRegisteredThroughStartupErrors(t *testing.T) {
+	h := newHarness(t)
+	h.stop()
+	const route = "/applications/{app}/guilds/{guild}/commands"
+	h.fake.FailNext("PUT", route, http.StatusInternalServerError, 2)
+	h.fake.FailNextAfter("PUT", route, http.StatusBadGateway, 1)
+	h.start()
+	if left := h.fake.PendingFaults(); left != 0 {
+		t.Fatalf("%d registration faults never met", left)
+	}
+	ann := h.fake.AddUser("Ann")
+	if r := ann.Command(h.ch, "game", newGame("duel")); r == nil || !strings.Contains(r.Content, "lobby is opening") {
+		t.Fatalf("/game new after the start-up errors answered %+v", r)
 	}
 }
