@@ -146,16 +146,13 @@ const registerTries = 6
 // 200 ms (about 6 s in all), rather than ending the process; a refusal
 // (a bad token, a bad command) is final.
 func (b *Bot) registerCommands(app string) error {
-	wait := 200 * time.Millisecond
-	for attempt := 1; ; attempt++ {
+	return retrying(registerTries, 200*time.Millisecond, func() error {
 		_, err := b.s.ApplicationCommandBulkOverwrite(app, b.cfg.GuildID, commands(b.catalog))
-		if err == nil || !retryable(err) || attempt == registerTries {
-			return err
+		if err != nil {
+			b.log.Warn("register commands", "err", err)
 		}
-		b.log.Warn("register commands: trying again", "attempt", attempt, "err", err)
-		time.Sleep(wait)
-		wait *= 2
-	}
+		return err
+	})
 }
 
 // Start connects to the gateway, registers the commands with one bulk

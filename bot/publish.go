@@ -488,15 +488,19 @@ func (b *Bot) edit(e *discordgo.MessageEdit) error {
 
 // retry repeats an idempotent request (an edit) that met Discord's own
 // trouble or the network's, a few times; a refusal or a 404 is final.
-func (b *Bot) retry(f func() error) error {
-	var err error
-	for attempt := 0; attempt < 3; attempt++ {
-		if err = f(); err == nil || !retryable(err) {
+func (b *Bot) retry(f func() error) error { return retrying(3, 50*time.Millisecond, f) }
+
+// retrying calls f up to tries times while it fails retryably, waiting
+// wait after the first failure and twice as long after each next one.
+func retrying(tries int, wait time.Duration, f func() error) error {
+	for attempt := 1; ; attempt++ {
+		err := f()
+		if err == nil || !retryable(err) || attempt == tries {
 			return err
 		}
-		time.Sleep(time.Duration(attempt+1) * 50 * time.Millisecond)
+		time.Sleep(wait)
+		wait *= 2
 	}
-	return err
 }
 
 // remove deletes a message the bot no longer wants (an old table), trying

@@ -64,7 +64,7 @@ func serveBot(spec string) error {
 	if err != nil {
 		return err
 	}
-	serve(stdio{}) // until the load process closes the pipe
+	serve(pipeConn{os.Stdin, os.Stdout}) // until the load process closes the pipe
 	return nil
 }
 
@@ -99,13 +99,6 @@ func newBotServer(c childConfig, logTo io.Writer) (serve func(io.ReadWriteCloser
 		db.Close()
 	}, nil
 }
-
-// stdio is the child's end of the RPC connection.
-type stdio struct{}
-
-func (stdio) Read(p []byte) (int, error)  { return os.Stdin.Read(p) }
-func (stdio) Write(p []byte) (int, error) { return os.Stdout.Write(p) }
-func (stdio) Close() error                { return os.Stdin.Close() }
 
 // BotProcess is what the bot's process answers over RPC.
 type BotProcess struct {
@@ -269,6 +262,8 @@ func startBot(c childConfig, together bool, stderr io.Writer) (*botProc, error) 
 	return p, nil
 }
 
+// pipeConn is an RPC connection over two pipes: the child's stdout and
+// stdin seen from the load process, or its own stdin and stdout.
 type pipeConn struct {
 	io.ReadCloser
 	w io.WriteCloser
@@ -316,12 +311,7 @@ func (p *botProc) close() {
 		<-p.served
 		return
 	}
-	exited := make(chan struct{})
-	go func() { p.cmd.Wait(); close(exited) }()
-	select {
-	case <-exited:
-	case <-time.After(15 * time.Second):
+	if !within(15*time.Second, func() { p.cmd.Wait() }) {
 		p.cmd.Process.Kill()
-		<-exited
 	}
 }
