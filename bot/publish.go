@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"net/http"
 	"slices"
 	"strconv"
@@ -673,26 +674,40 @@ func allSeats(rec *store.Game) []int {
 // (older tokens, from before a restart, were answered: a failed answer's
 // token is never kept, and after a kill see unsure); and those that
 // answered 404, never tried again.
+//
+// A token is kept as a 64-bit hash and its time as an offset from the
+// process's start: a minute of tokens at thousands of moves a second is
+// hundreds of thousands of them, and as strings (a real token is about 200
+// bytes) the set and the collector's work on it dominated the heap. A false
+// match needs a hash collision, about one in 10^9 for a full set.
 type tokens struct {
 	mu    sync.Mutex
-	at    map[string]time.Time
-	prune int           // size at which to next forget expired tokens
-	life  time.Duration // how long a token is kept (0: an interaction token's 15 minutes)
+	seed  maphash.Seed
+	at    map[uint64]time.Duration // since epoch
+	prune int                      // size at which to next forget expired tokens
+	life  time.Duration            // how long a token is kept (0: an interaction token's 15 minutes)
 }
 
+// epoch is the process's start: times kept as offsets from it keep the
+// monotonic clock.
+var epoch = time.Now()
+
 // recentLife is how long the answered and answering sets keep a token:
-// they are asked only of tokens within an answer's time (unsure), and at a
-// thousand moves a second 15 minutes of tokens would take hundreds of MiB.
+// they are asked only of tokens within an answer's time (unsure).
 const recentLife = time.Minute
+
+func (t *tokens) key(token string) uint64 {
+	if t.at == nil {
+		t.seed, t.at, t.prune = maphash.MakeSeed(), map[uint64]time.Duration{}, 4096
+	}
+	return maphash.String(t.seed, token)
+}
 
 func (t *tokens) take(token string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.at == nil {
-		t.at, t.prune = map[string]time.Time{}, 4096
-	}
-	now := time.Now()
-	t.at[token] = now
+	now := time.Since(epoch)
+	t.at[t.key(token)] = now
 	if len(t.at) >= t.prune {
 		// Forget what interaction tokens' own lifetime forgets; then wait
 		// for the set to double, so the sweep costs O(1) per token.
@@ -701,7 +716,7 @@ func (t *tokens) take(token string) {
 			life = 15 * time.Minute
 		}
 		for k, v := range t.at {
-			if now.Sub(v) > life {
+			if now-v > life {
 				delete(t.at, k)
 			}
 		}
@@ -713,13 +728,13 @@ func (t *tokens) take(token string) {
 func (t *tokens) when(token string) (time.Time, bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	at, ok := t.at[token]
-	return at, ok
+	at, ok := t.at[t.key(token)]
+	return epoch.Add(at), ok
 }
 
 func (t *tokens) has(token string) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	_, ok := t.at[token]
+	_, ok := t.at[t.key(token)]
 	return ok
 }

@@ -359,11 +359,10 @@ func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { retu
 // one for an interaction token's whole life.
 func TestTokenSetsForgetAfterTheirLife(t *testing.T) {
 	recent, dead := &tokens{life: recentLife}, &tokens{}
-	old := time.Now().Add(-2 * recentLife)
+	old := time.Since(epoch) - 2*recentLife
 	for _, set := range []*tokens{recent, dead} {
-		set.at, set.prune = map[string]time.Time{}, 4096
 		for i := range 4095 {
-			set.at[fmt.Sprint(i)] = old
+			set.at[set.key(fmt.Sprint(i))] = old
 		}
 		set.take("new")
 	}
