@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"sync"
@@ -84,11 +85,13 @@ func cpuCheck(cores int, window time.Duration) float64 {
 	return float64(total) / time.Since(start).Seconds()
 }
 
-// memory reads the process's resident set and its peak, in bytes.
-func memory() (rss, hwm uint64) {
+// memory reads the process's resident set, its peak, and how much of the
+// set is file-backed (the database's mapped pages, which the kernel can
+// drop and reread), in bytes.
+func memory() (rss, hwm, file uint64) {
 	b, err := readFile("/proc/self/status")
 	if err != nil {
-		return 0, 0
+		return 0, 0, 0
 	}
 	for line := range strings.SplitSeq(string(b), "\n") {
 		k, v, ok := strings.Cut(line, ":")
@@ -108,9 +111,21 @@ func memory() (rss, hwm uint64) {
 			rss = n << 10
 		case "VmHWM":
 			hwm = n << 10
+		case "RssFile":
+			file = n << 10
 		}
 	}
-	return rss, hwm
+	return rss, hwm, file
+}
+
+// liveHeap is the Go heap the last collection found in use, in bytes.
+func liveHeap() uint64 {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
 }
 
 func readFile(path string) ([]byte, error) { return os.ReadFile(path) }

@@ -115,6 +115,7 @@ type Usage struct {
 	Start        time.Duration // store.Open + bot.New + Start
 	CPU          time.Duration // user+sys so far
 	RSS, HWM     uint64
+	File, Live   uint64 // file-backed part of RSS; live Go heap
 	Transactions uint64
 }
 
@@ -131,7 +132,8 @@ type Window struct{ From, To int64 }
 
 func (p *BotProcess) Usage(_ int, u *Usage) error {
 	u.Start, u.CPU, u.Transactions = p.started, cpuTime(), p.db.Transactions()
-	u.RSS, u.HWM = memory()
+	u.RSS, u.HWM, u.File = memory()
+	u.Live = liveHeap()
 	return nil
 }
 

@@ -293,13 +293,13 @@ func run(ctx context.Context, o options) (*Report, error) {
 	}
 	rep.RSSReady, rep.HWMReady = u.RSS, u.HWM
 	if o.channels == 0 {
-		rep.RSSEnd, rep.HWMEnd = u.RSS, u.HWM
+		rep.RSSEnd, rep.HWMEnd, rep.FileEnd, rep.LiveEnd = u.RSS, u.HWM, u.File, u.Live
 		return rep, nil
 	}
 
 	err = r.load(ctx, rep)
 	if u, err := b.usage(); err == nil {
-		rep.RSSEnd, rep.HWMEnd = u.RSS, u.HWM
+		rep.RSSEnd, rep.HWMEnd, rep.FileEnd, rep.LiveEnd = u.RSS, u.HWM, u.File, u.Live
 	}
 	return rep, err
 }

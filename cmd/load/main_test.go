@@ -68,7 +68,7 @@ func tinyLoad(t *testing.T, together bool) {
 		{"start-up was timed", rep.StartTime > 0 && rep.FirstAnswer > 0 && rep.FirstAnswer < 5*time.Second},
 		{"CPU was read", rep.CPUPerMove > 0 && rep.CPUShare > 0 && rep.CPUShare <= 1.05},
 		{"the harness's CPU apart only with a bot process", (rep.HarnessCPUPerMove > 0) == !together && rep.Together == together},
-		{"memory was read", rep.RSSReady > 0 && rep.HWMReady >= rep.RSSReady && rep.HWMEnd > 0},
+		{"memory was read", rep.RSSReady > 0 && rep.HWMReady >= rep.RSSReady && rep.HWMEnd > 0 && rep.FileEnd < rep.RSSEnd && rep.LiveEnd > 0},
 	}
 	if rep.Violations > 0 {
 		// The bot's, not the load's: the fake logged them above.

@@ -95,6 +95,8 @@ type Report struct {
 	Violations int    // what the fake reports a test would fail on
 	RSSEnd     uint64 // bytes, VmRSS after the load
 	HWMEnd     uint64 // bytes, VmHWM at the end
+	FileEnd    uint64 // bytes, the file-backed part of RSSEnd (the database's mapped pages)
+	LiveEnd    uint64 // bytes, the Go heap the last collection found live
 	Profile    string `json:",omitempty"`
 }
 
@@ -186,6 +188,8 @@ func (r *Report) Print(w io.Writer) {
 	}
 	p("fake Discord:   %d violations reported", r.Violations)
 	p("memory end:     VmRSS %s, VmHWM %s (%s)", mib(r.RSSEnd), mib(r.HWMEnd), r.whose())
+	p("                of which %s file-backed (mostly the database's mapped pages); live Go heap %s (the rest: the collector's headroom, GOGC)",
+		mib(r.FileEnd), mib(r.LiveEnd))
 	if r.Profile != "" {
 		p("cpu profile:    %s, of %s (go tool pprof -top %s)", r.Profile, r.whose(), r.Profile)
 	}
