@@ -2,6 +2,7 @@ package fakediscord
 
 import (
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"net/http"
@@ -648,6 +649,23 @@ func (s *Server) endSessionLocked(sess *gwSession) {
 func (s *Server) gatewayChangedLocked() {
 	close(s.gwChanged)
 	s.gwChanged = make(chan struct{})
+}
+
+// interactionToken is shaped like Discord's: "interaction:<id>:" and 128
+// random letters and digits, base64 without padding, 214 characters for a
+// 19-digit id. Its length is what the bot stores and sends for every hand.
+func interactionToken(id string) string {
+	const alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	raw := make([]byte, 0, 160)
+	raw = append(raw, "interaction:"...)
+	raw = append(raw, id...)
+	raw = append(raw, ':')
+	var r [128]byte
+	rand.Read(r[:])
+	for _, b := range r {
+		raw = append(raw, alnum[int(b)%len(alnum)])
+	}
+	return base64.RawURLEncoding.EncodeToString(raw)
 }
 
 func randomToken(n int) string {

@@ -81,7 +81,8 @@ func (u *User) act(soft bool, build func() (*interaction, any, bool)) (*Reply, e
 		s.mu.Unlock()
 		return nil, err
 	}
-	it.id, it.token, it.user = s.newIDLocked(), randomToken(32), u
+	it.id, it.user = s.newIDLocked(), u
+	it.token = interactionToken(it.id)
 	it.done, it.issuedAt, it.sentAt = make(chan struct{}), s.nowLocked(), time.Now()
 	it.deadline = s.deadline
 	sess := s.sessionForLocked(s.channelGuildLocked(it.channelID).id)
