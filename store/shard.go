@@ -232,6 +232,10 @@ func (o *owners) learn(tx *bolt.Tx) error {
 		return b.ForEach(f)
 	}
 	err := each(bucketGames, func(_, v []byte) error {
+		v, err := recordJSON(v)
+		if err != nil {
+			return err
+		}
 		var g Game
 		if err := json.Unmarshal(v, &g); err != nil {
 			return err
@@ -300,8 +304,12 @@ func (o *owners) ofChannel(ch, game string) string {
 func (o *owners) guildOf(bucket string, k, v []byte) (string, error) {
 	switch bucket {
 	case "games":
+		v, err := recordJSON(v)
+		if err != nil {
+			return "", err
+		}
 		var g Game
-		err := json.Unmarshal(v, &g)
+		err = json.Unmarshal(v, &g)
 		return g.Guild, err
 	case "posts", "ended", "watch":
 		return o.ofGame(string(k)), nil
@@ -313,8 +321,7 @@ func (o *owners) guildOf(bucket string, k, v []byte) (string, error) {
 		err := json.Unmarshal(v, &out)
 		return o.ofChannel(out.Channel, out.Game), err
 	case "timers":
-		var d Due
-		err := json.Unmarshal(v, &d)
+		d, err := decodeDue(k, v)
 		return o.ofChannel(d.Channel, d.Game), err
 	case "stats", "guilds":
 		guild, _, _ := strings.Cut(string(k), "/") // stats: guild/user, or a whole table under the guild

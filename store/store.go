@@ -29,7 +29,7 @@ var (
 	bucketStats  = []byte("stats")  // guild id/user id → PlayerStats
 	bucketOut    = []byte("outbox") // outKey → Output still owed
 	bucketLog    = []byte("log")    // game id/sequence → Entry
-	bucketTimers = []byte("timers") // due (8 bytes, big-endian Unix ms) + channel + 0 + key → Due
+	bucketTimers = []byte("timers") // due (8 bytes, big-endian Unix ms) + channel + 0 + key → game id (older builds: Due)
 	bucketWatch  = []byte("watch")  // game id → channel, for open games with messages whose reactions count
 	bucketMeta   = []byte("meta")   // keyClosed, keyCrashes
 )
@@ -171,6 +171,10 @@ func decodeGame(v []byte) (*Game, error) {
 	if v == nil {
 		return nil, nil
 	}
+	v, err := recordJSON(v)
+	if err != nil {
+		return nil, err
+	}
 	g := new(Game)
 	if err := json.Unmarshal(v, g); err != nil {
 		return nil, err
@@ -263,6 +267,7 @@ func (s *Store) commitEncoded(g *Game, in []Entry, out *Output) error {
 	var rec, owed []byte
 	if err == nil {
 		rec, err = json.Marshal(g)
+		rec = packRecord(g, rec)
 	}
 	if err == nil && out != nil {
 		owed, err = json.Marshal(out)
@@ -367,8 +372,12 @@ func (s *Store) stored(b *bolt.Bucket, channel, id string) (cur *head, other boo
 	}
 	cur = s.heads.get(channel, v)
 	if cur == nil {
+		js, err := recordJSON(v)
+		if err != nil {
+			return nil, false, err
+		}
 		cur = new(head)
-		if err := json.Unmarshal(v, cur); err != nil {
+		if err := json.Unmarshal(js, cur); err != nil {
 			return nil, false, err
 		}
 	}
@@ -432,10 +441,10 @@ func (s *Store) saveTx(tx *bolt.Tx, g *Game) error {
 	if err != nil {
 		return err
 	}
-	return s.putRecord(tx, g, rec)
+	return s.putRecord(tx, g, packRecord(g, rec))
 }
 
-// putRecord stores an encoded record after checking the channel still
+// putRecord stores a record, encoded and packed, after checking the channel still
 // holds this game, and brings the due-time index in line with its timers.
 func (s *Store) putRecord(tx *bolt.Tx, g *Game, rec []byte) error {
 	b := tx.Bucket(bucketGames)
@@ -481,11 +490,7 @@ func indexTimers(tx *bolt.Tx, g *Game, was, now map[string]int64) error {
 		if was[key] == at || at == 0 { // 0: fired, kept only so it is not set again
 			continue
 		}
-		v, err := json.Marshal(Due{Channel: g.Channel, Game: g.ID, Key: key, At: at})
-		if err != nil {
-			return err
-		}
-		if err := b.Put(timerKey(g.Channel, key, at), v); err != nil {
+		if err := b.Put(timerKey(g.Channel, key, at), []byte(g.ID)); err != nil {
 			return err
 		}
 	}
@@ -504,8 +509,8 @@ func (s *Store) DueBy(t time.Time) (due []Due, next time.Time, err error) {
 				next = time.UnixMilli(at)
 				return nil
 			}
-			var d Due
-			if err := json.Unmarshal(v, &d); err != nil {
+			d, err := decodeDue(k, v)
+			if err != nil {
 				return err
 			}
 			due = append(due, d)
@@ -516,6 +521,22 @@ func (s *Store) DueBy(t time.Time) (due []Due, next time.Time, err error) {
 		return nil, time.Time{}, fmt.Errorf("list timers: %w", err)
 	}
 	return due, next, nil
+}
+
+// decodeDue reads one entry of the timer index. The key says when, which
+// channel and which timer; the value is the game's id. Builds before that
+// stored the whole Due as JSON, a quarter of a busy table's footprint.
+func decodeDue(k, v []byte) (Due, error) {
+	if len(v) > 0 && v[0] == '{' {
+		var d Due
+		err := json.Unmarshal(v, &d)
+		return d, err
+	}
+	channel, key, ok := bytes.Cut(k[min(len(k), 8):], []byte{0})
+	if len(k) < 8 || !ok {
+		return Due{}, fmt.Errorf("timer index key %q is damaged", k)
+	}
+	return Due{Channel: string(channel), Game: string(v), Key: string(key), At: int64(binary.BigEndian.Uint64(k[:8]))}, nil
 }
 
 // DropTimer removes a timer its game no longer wants from the index.
@@ -789,8 +810,8 @@ func findTx(tx *bolt.Tx, id string) (found *Game, open bool, err error) {
 	}
 	named := []byte(`"id":"` + id + `"`)
 	err = tx.Bucket(bucketGames).ForEach(func(_, v []byte) error {
-		if !bytes.Contains(v, named) {
-			return nil
+		if v, err := recordJSON(v); err != nil || !bytes.Contains(v, named) {
+			return err
 		}
 		g, err := decodeGame(v)
 		if err == nil && g.ID == id {

@@ -195,6 +195,16 @@ func TestTimersAreIndexedByDueTime(t *testing.T) {
 	if err != nil || len(due) != 2 || due[0].Key != "soon" || due[1].Key != "mid" || !next.Equal(base.Add(time.Hour)) {
 		t.Fatalf("due %+v next %v err %v", due, next, err)
 	}
+	if want := (Due{Channel: "c1", Game: "abc", Key: "soon", At: base.UnixMilli()}); due[0] != want {
+		t.Fatalf("read back %+v, want %+v", due[0], want)
+	}
+	// The key holds all but the game's id, so the value is only that.
+	s.db.View(func(tx *bolt.Tx) error {
+		if v := tx.Bucket(bucketTimers).Get(timerKey("c1", "soon", base.UnixMilli())); string(v) != "abc" {
+			t.Errorf("the index stores %q for a timer, want the game id", v)
+		}
+		return nil
+	})
 	delete(g.Timers, "soon") // fired, or no longer wanted
 	if err := s.Save(g); err != nil {
 		t.Fatal(err)
@@ -204,6 +214,30 @@ func TestTimersAreIndexedByDueTime(t *testing.T) {
 	}
 	if due, _, _ := s.DueBy(base.Add(2 * time.Minute)); len(due) != 0 {
 		t.Fatalf("removed and ended timers still due: %+v", due)
+	}
+}
+
+// Builds before the compact index stored each timer's whole Due as JSON;
+// those entries are still read, and fire.
+func TestOldTimerEntriesStillRead(t *testing.T) {
+	s, _ := openTemp(t)
+	defer s.Close()
+	old := Due{Channel: "c1", Game: "abc", Key: "bot:idle", At: 5000}
+	v, _ := json.Marshal(old)
+	if err := s.db.Update(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketTimers).Put(timerKey(old.Channel, old.Key, old.At), v)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	due, _, err := s.DueBy(time.UnixMilli(6000))
+	if err != nil || len(due) != 1 || due[0] != old {
+		t.Fatalf("an old entry read as %+v, %v", due, err)
+	}
+	if err := s.DropTimer(due[0]); err != nil {
+		t.Fatal(err)
+	}
+	if due, _, _ := s.DueBy(time.UnixMilli(6000)); len(due) != 0 {
+		t.Fatalf("a dropped old entry is still due: %+v", due)
 	}
 }
 

@@ -140,7 +140,8 @@ func (r *Report) Print(w io.Writer) {
 			how = fmt.Sprintf("%d written through store.Commit in %v (%.0f games/s, in a child process)",
 				r.StoredAdded, r.FillTime.Round(time.Millisecond), float64(r.StoredAdded)/r.FillTime.Seconds())
 		}
-		p("stored games:   %d idle duels (%s); database file %s", r.Stored, how, mib(uint64(r.DBBytes)))
+		p("stored games:   %d idle duels (%s); database file %s, %.1f KiB a game", r.Stored, how, mib(uint64(r.DBBytes)),
+			float64(r.DBBytes)/1024/float64(r.Stored))
 	}
 	p("start:          store open + bot start %v; first answer in a fresh channel %s after ready",
 		r.StartTime.Round(time.Millisecond), ms(r.FirstAnswer))
