@@ -23,6 +23,10 @@ const packOver = 3 << 10
 // id and bbolt's entry header.
 const timerCost = 64
 
+// maxUnpacked bounds what a damaged packed record may inflate to; a real
+// one is a few KiB.
+const maxUnpacked = 4 << 20
+
 // packedMark begins a deflated record.
 const packedMark = 0
 
@@ -81,10 +85,13 @@ func recordJSON(v []byte) ([]byte, error) {
 		r = flate.NewReader(src)
 	}
 	out := bytes.NewBuffer(make([]byte, 0, 3*len(v)))
-	_, err := out.ReadFrom(r)
+	n, err := out.ReadFrom(io.LimitReader(r, maxUnpacked+1))
 	select {
 	case unpackers <- r:
 	default:
+	}
+	if err == nil && n > maxUnpacked {
+		err = fmt.Errorf("over %d bytes", maxUnpacked)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("inflate record: %w", err)

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"compress/flate"
 	"encoding/json"
 	"path/filepath"
 	"strings"
@@ -129,5 +130,14 @@ func TestPlainBigRecordsStillRead(t *testing.T) {
 func TestDamagedPackedRecordIsAnError(t *testing.T) {
 	if _, err := decodeGame([]byte{packedMark, 0xff, 0x01, 0x02}); err == nil {
 		t.Fatal("a damaged packed record decoded")
+	}
+	// Nor does a small record that would inflate without bound.
+	var buf bytes.Buffer
+	buf.WriteByte(packedMark)
+	w, _ := flate.NewWriter(&buf, flate.BestCompression)
+	w.Write(bytes.Repeat([]byte(" "), maxUnpacked+10))
+	w.Close()
+	if _, err := decodeGame(buf.Bytes()); err == nil || !strings.Contains(err.Error(), "over") {
+		t.Fatalf("a %d-byte record inflating past %d bytes: %v", buf.Len(), maxUnpacked, err)
 	}
 }
