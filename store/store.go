@@ -55,7 +55,8 @@ type Store struct {
 	heads   heads
 	// transactions counts the committer's write transactions.
 	transactions atomic.Uint64
-	crashes      []time.Time // see Crashes
+	crashes      []time.Time      // see Crashes
+	now          func() time.Time // when a game ends; tests move it
 }
 
 // Open opens (or creates) the database file.
@@ -88,7 +89,7 @@ func Open(path string) (*Store, error) {
 		db.Close()
 		return nil, fmt.Errorf("prepare database %s: %w", path, err)
 	}
-	s := &Store{db: db, cache: newCache(), crashes: crashes}
+	s := &Store{db: db, cache: newCache(), crashes: crashes, now: time.Now}
 	s.startCommitter()
 	return s, nil
 }
@@ -664,7 +665,7 @@ func (s *Store) endTx(tx *bolt.Tx, g *Game, how string, results []PlayerResult) 
 		return err
 	}
 	g.Schema, g.Timers = Schema, nil
-	end, err := json.Marshal(Ended{ID: g.ID, Kind: g.Kind, Channel: g.Channel, How: how, At: time.Now().UTC(), Final: g})
+	end, err := json.Marshal(Ended{ID: g.ID, Kind: g.Kind, Channel: g.Channel, How: how, At: s.now().UTC(), Final: g})
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -618,4 +619,74 @@ func TestLogTailIsPartOfTheHistory(t *testing.T) {
 	if e, _ := s.Ended("abc"); e == nil || len(e.Final.Tail) != 0 || e.Final.Steps != 2*logBatch+3 {
 		t.Fatalf("ended record keeps a tail: %+v", e)
 	}
+}
+
+// Once finished games start to pass the retention, the space they free
+// takes the new ones: the file stops growing. Each simulated day 40 games
+// are played (a move at a time, 20 moves each, a state of 2 KiB) and end;
+// Prune runs as the bot runs it, compacting after a day and deleting after
+// five.
+func TestFileStopsGrowingOnceRetentionApplies(t *testing.T) {
+	s, path := openTemp(t)
+	defer s.Close()
+	base := time.Now()
+	state := json.RawMessage(`{"pad":"` + strings.Repeat("x", 2000) + `"}`)
+	sizes := map[int]int64{}
+	const days, moves = 20, 20
+	for day := 0; day < days; day++ {
+		today := base.Add(time.Duration(day) * 24 * time.Hour)
+		s.now = func() time.Time { return today }
+		errs := make(chan error, 40)
+		for n := range 40 { // the day's games play at once, as channels do
+			go func() {
+				g := &Game{ID: fmt.Sprintf("d%02dg%02d", day, n), Kind: "duel", Channel: fmt.Sprintf("c%02d", n),
+					Guild: "1574618322723405824", Status: Playing, State: state,
+					Seats: []Seat{{User: "u1", Name: "Ann"}, {User: "u2", Name: "Bea"}}}
+				for move := range moves {
+					var end *Ending
+					if move == moves-1 {
+						end = &Ending{How: "finished", Results: []PlayerResult{{User: "u1", Name: "Ann", Won: true}}}
+					}
+					g.Version = move + 1
+					in := []Entry{{Input: games.Input{Seat: move % 2, Action: games.Action{Verb: "play", Args: []string{"QH"}}}}}
+					if err := s.Commit(g, in, nil, end); err != nil {
+						errs <- err
+						return
+					}
+				}
+				errs <- nil
+			}()
+		}
+		for range 40 {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, _, err := s.Prune(today.Add(time.Hour), 24*time.Hour, 5*24*time.Hour); err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sizes[day] = fi.Size()
+	}
+	// Days 0-5 fill the file; from day 6 games are deleted as fast as
+	// they end.
+	for day := 9; day < days; day++ {
+		if sizes[day] > sizes[8] {
+			t.Fatalf("the file grew after retention applied: %d bytes on day 8, %d on day %d (day 0: %d)",
+				sizes[8], sizes[day], day, sizes[0])
+		}
+	}
+	if h, _ := s.History(fmt.Sprintf("d%02dg00", days-1)); len(h) != moves {
+		t.Fatalf("the newest game's log has %d entries, want %d", len(h), moves)
+	}
+	if e, _ := s.Ended("d00g00"); e != nil {
+		t.Fatal("a game past the retention is still kept")
+	}
+	if e, _ := s.Ended(fmt.Sprintf("d%02dg00", days-3)); e == nil || e.Final.State != nil {
+		t.Fatalf("a game within the retention, ended days ago: %+v, want it kept and compacted", e)
+	}
+	t.Logf("file size by day: 0: %d, 5: %d, 8: %d, %d: %d", sizes[0], sizes[5], sizes[8], days-1, sizes[days-1])
 }
