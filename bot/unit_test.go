@@ -3,6 +3,7 @@ package bot
 import (
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -287,6 +288,8 @@ func TestOutputSlots(t *testing.T) {
 func TestTuneGC(t *testing.T) {
 	was := debug.SetGCPercent(100)
 	defer debug.SetGCPercent(was)
+	wasLimit := debug.SetMemoryLimit(math.MaxInt64)
+	defer debug.SetMemoryLimit(wasLimit)
 
 	none := func(string) (string, bool) { return "", false }
 	if got := TuneGC(none); !strings.Contains(got, "GOGC=400") {
@@ -295,12 +298,18 @@ func TestTuneGC(t *testing.T) {
 	if p := debug.SetGCPercent(100); p != GCPercent {
 		t.Errorf("without GOGC the collector's percent is %d, want %d", p, GCPercent)
 	}
-	set := func(k string) (string, bool) { return "150", k == "GOGC" }
-	if got := TuneGC(set); !strings.Contains(got, "GOGC=150 from the environment") {
-		t.Errorf("TuneGC with GOGC=150 says %q", got)
+	if l := debug.SetMemoryLimit(math.MaxInt64); l != MemoryLimit {
+		t.Errorf("without GOMEMLIMIT the soft limit is %d, want %d", l, MemoryLimit)
+	}
+	set := func(k string) (string, bool) { return "150", k == "GOGC" || k == "GOMEMLIMIT" }
+	if got := TuneGC(set); !strings.Contains(got, "GOGC=150 from the environment") || !strings.Contains(got, "GOMEMLIMIT=150 from the environment") {
+		t.Errorf("TuneGC with GOGC and GOMEMLIMIT set says %q", got)
 	}
 	if p := debug.SetGCPercent(100); p != 100 {
 		t.Errorf("with GOGC set the bot changed the collector's percent to %d", p)
+	}
+	if l := debug.SetMemoryLimit(-1); l != math.MaxInt64 {
+		t.Errorf("with GOMEMLIMIT set the bot changed the soft limit to %d", l)
 	}
 }
 

@@ -22,10 +22,12 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -73,8 +75,14 @@ func main() {
 		return
 	}
 	// The collector as cmd/bot sets it: the bot's process sets it too, and
-	// with -together the bot runs here as it would there.
+	// with -together the bot runs here as it would there. The bot's memory
+	// limit is sized for the bot alone, not for the fake and the players
+	// beside it, so this process lifts it.
 	gc := bot.TuneGC(os.LookupEnv)
+	_, limitSet := os.LookupEnv("GOMEMLIMIT")
+	if !limitSet {
+		debug.SetMemoryLimit(math.MaxInt64)
+	}
 	o := options{log: os.Stderr, gc: gc}
 	flag.StringVar(&o.game, "game", "duel", "game to play: duel or life")
 	flag.IntVar(&o.channels, "channels", 100, fmt.Sprintf("channels playing at once (0–%d); 0 only measures start-up", maxChannels))
@@ -97,6 +105,9 @@ func main() {
 	flag.BoolVar(&o.together, "together", false, "run the bot in this process, beside the fake Discord and the players, not in a process of its own")
 	level := flag.String("log", "warn", "log level of the bot and the fake: debug, info, warn, error")
 	flag.Parse()
+	if o.together && !limitSet {
+		o.gc += "; with -together, the bot's memory limit is lifted (this process holds the fake and the players too)"
+	}
 	if err := o.logLevel.UnmarshalText([]byte(*level)); err != nil {
 		fmt.Fprintln(os.Stderr, "load: -log:", err)
 		os.Exit(2)
