@@ -1,12 +1,16 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -380,5 +384,26 @@ func TestTokenSetsForgetAfterTheirLife(t *testing.T) {
 	}
 	if len(dead.at) != 4096 || !dead.has("17") {
 		t.Fatalf("404 set kept %d tokens, want all 4096 (within 15 minutes)", len(dead.at))
+	}
+}
+
+// A request that fails logs its URL, and an interaction's URL holds its
+// token: the bot's log shows neither that nor any other string with one.
+func TestLogsRedactInteractionTokens(t *testing.T) {
+	token := "aW50ZXJhY3Rpb246MTU3NDYzNDc1NDA1MTkzMjE2MTpFRU5mT05nWDl1d0lzek01SHVUSEdib290T2RVc1pLTm9ZTTQy"
+	var buf strings.Builder
+	log := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{ReplaceAttr: RedactTokens}))
+	hook := &url.Error{Op: "Patch", URL: "https://discord.com/api/v10/webhooks/1574618322769543179/" + token + "/messages/@original", Err: context.DeadlineExceeded}
+	callback := fmt.Errorf("answer: %w", &url.Error{Op: "Post", URL: "https://discord.com/api/v10/interactions/1574634754051932161/" + token + "/callback", Err: io.EOF})
+	log.Warn("edit hand", "err", hook, "game", "abcdefgh")
+	log.Warn("defer interaction", "err", callback, "url", "/webhooks/1/"+token)
+	out := buf.String()
+	if strings.Contains(out, token) || strings.Contains(out, token[:40]) {
+		t.Fatalf("the log holds the token:\n%s", out)
+	}
+	for _, want := range []string{"/webhooks/1574618322769543179/<token>/messages/@original", "/interactions/1574634754051932161/<token>/callback", "context deadline exceeded", "game=abcdefgh"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the log lacks %q:\n%s", want, out)
+		}
 	}
 }

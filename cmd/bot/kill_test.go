@@ -95,6 +95,11 @@ func (p *botProcess) checkLogs(t *testing.T, run int) {
 		if strings.Contains(line, "panic") || strings.Contains(line, "DATA RACE") || strings.Contains(line, "level=ERROR") {
 			t.Errorf("process %d logged: %s", run, line)
 		}
+		// Interaction tokens are credentials for 15 minutes: never logged
+		// (the fake's, like Discord's, are base64 of "interaction:…").
+		if strings.Contains(line, "aW50ZXJhY3Rpb246") {
+			t.Errorf("process %d logged an interaction token: %s", run, line)
+		}
 	}
 }
 

@@ -66,7 +66,7 @@ func run(ctx context.Context, logs io.Writer) error {
 	if err != nil {
 		return err
 	}
-	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: cfg.LogLevel, ReplaceAttr: bot.RedactTokens}))
 	log.Debug("collector", "setting", gc)
 	var ln net.Listener
 	var table *localtable.Table

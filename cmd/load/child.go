@@ -71,7 +71,7 @@ func serveBot(spec string) error {
 // newBotServer starts the bot and returns what serves its RPC on one
 // connection, then closes the bot and the store.
 func newBotServer(c childConfig, logTo io.Writer) (serve func(io.ReadWriteCloser), err error) {
-	log := slog.New(slog.NewTextHandler(logTo, &slog.HandlerOptions{Level: c.LogLevel}))
+	log := slog.New(slog.NewTextHandler(logTo, &slog.HandlerOptions{Level: c.LogLevel, ReplaceAttr: bot.RedactTokens}))
 	started := time.Now()
 	db, err := store.Open(c.DBPath)
 	if err != nil {

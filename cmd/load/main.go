@@ -268,7 +268,7 @@ func run(ctx context.Context, o options) (*Report, error) {
 		}
 	}()
 
-	log := slog.New(slog.NewTextHandler(o.log, &slog.HandlerOptions{Level: o.logLevel}))
+	log := slog.New(slog.NewTextHandler(o.log, &slog.HandlerOptions{Level: o.logLevel, ReplaceAttr: bot.RedactTokens}))
 	fr := &reporter{LogReporter: fakediscord.NewLogReporter(log)}
 	defer fr.Close() // shuts the fake down
 	r := &loadRun{opts: o, fake: fakediscord.New(fr), stop: make(chan struct{}), log: log}
