@@ -31,9 +31,9 @@ const maxUnpacked = 4 << 20
 const packedMark = 0
 
 // Deflaters and inflaters are kept for the next record: a deflater costs
-// about a MiB to make, and a sync.Pool would drop them at every collection
-// (with packing on every move, making them again cost more than the
-// packing). A few are enough: the committer and the lanes' readers.
+// 475 KiB and 63 µs to make (an inflater 44 KiB), ten times the deflating
+// of a record, and a sync.Pool would drop them at every collection. A few
+// are enough for the channels committing and reading at once.
 var (
 	packers   = make(chan *flate.Writer, 4)
 	unpackers = make(chan io.ReadCloser, 4)
