@@ -289,3 +289,70 @@ func hasMenu(m *fakediscord.Message, verb string) bool {
 	}
 	return false
 }
+
+// A campaign watches only its live lines for 🎭: once the next conflict
+// opens, the last one's lines leave the posts and the record, a 🎭 on one
+// awards nothing, and what the campaign keeps stays flat however many
+// conflicts it runs.
+func TestImprovForgetsClosedLines(t *testing.T) {
+	h := newHarness(t)
+	gm := h.fake.AddUser("Ann")
+	players := []*fakediscord.User{h.fake.AddUser("Bea"), h.fake.AddUser("Cy")}
+	gm.Command(h.ch, "game", newGame("improv"))
+	for _, p := range players {
+		p.Click(h.table(), h.table().ButtonID("Join"))
+	}
+	gm.Click(h.table(), h.table().ButtonID("Start"))
+	for n, p := range players {
+		h.press(p, "Name your protagonist", []string{"Kit", "Diana"}[n])
+	}
+	lines := map[string]*fakediscord.Message{}
+	improvConflict(t, h, gm, players, lines)
+	first := lines["Bea"]
+	pool := improvState(t, h).Pool
+	players[1].React(first, "🎭") // counts: the window is open
+	h.bot.Idle()
+	if improvState(t, h).Pool != pool-1 {
+		t.Fatal("the award on the open window's line did not count")
+	}
+	posts, _ := h.db.Posts(h.record().ID)
+	ref, ok := posts.RefOf(first.ID)
+	if !ok || len(posts.Emoji[ref]) == 0 || len(h.record().Reacts) == 0 {
+		t.Fatalf("the open window's line is not watched: ref %q, posts %+v, reacts %v", ref, posts, h.record().Reacts)
+	}
+
+	var most int
+	for c := 2; c <= 6; c++ {
+		improvConflict(t, h, gm, players, lines)
+		h.bot.Idle()
+		n, err := h.db.Footprint(h.ch)
+		if err != nil {
+			t.Fatal(err)
+		}
+		most = max(most, n)
+	}
+	posts, _ = h.db.Posts(h.record().ID)
+	if _, ok := posts.Emoji[ref]; ok {
+		t.Fatalf("the first conflict's line is still watched: %+v", posts.Emoji)
+	}
+	if _, ok := posts.Refs[ref]; ok {
+		t.Fatalf("the first conflict's line is still in the posts: %+v", posts.Refs)
+	}
+	if len(posts.Emoji) == 0 || len(posts.Emoji) > 4 {
+		t.Fatalf("%d lines watched; want the last conflict's few", len(posts.Emoji))
+	}
+	for key := range h.record().Reacts {
+		if strings.HasPrefix(key, ref+" ") {
+			t.Fatalf("the record still holds the first line's reactions: %v", h.record().Reacts)
+		}
+	}
+	before := improvState(t, h)
+	players[1].React(first, "🎭") // again, on Bea's line from the first conflict
+	h.bot.Idle()
+	if after := improvState(t, h); after.Pool != before.Pool || after.Tokens[1] != before.Tokens[1] {
+		t.Fatalf("a 🎭 on a closed line awarded: pool %d → %d", before.Pool, after.Pool)
+	}
+	if most > 4<<10 {
+		t.Fatalf("the campaign kept up to %d bytes", most)
+	}
+}

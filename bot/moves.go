@@ -237,6 +237,7 @@ func (b *Bot) commit(rec *store.Game, g games.Game, in []games.Input, events []g
 	rec.State, rec.StateVersion = state, r.Version
 	rec.Version++
 	appendLog(rec, events)
+	forgetReacts(rec, g)
 	out := &store.Output{Game: rec.ID, Channel: rec.Channel, Version: rec.Version}
 	after := handViews(len(rec.Seats), g)
 	for s := range rec.Seats {
@@ -375,5 +376,20 @@ func appendLog(rec *store.Game, events []games.Event) {
 	}
 	if len(rec.Log) > keptLog {
 		rec.Log = rec.Log[len(rec.Log)-keptLog:]
+	}
+}
+
+// forgetReacts drops the delivered reactions of messages the game no
+// longer counts reactions on (games.Forgetter): nothing will be delivered
+// for them again, and a long campaign's record would otherwise keep them all.
+func forgetReacts(rec *store.Game, g games.Game) {
+	f, ok := g.(games.Forgetter)
+	if !ok {
+		return
+	}
+	for key := range rec.Reacts {
+		if ref, _, _ := strings.Cut(key, " "); !f.Counts(ref) {
+			delete(rec.Reacts, key)
+		}
 	}
 }

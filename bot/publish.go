@@ -97,6 +97,7 @@ func (b *Bot) publishAs(channel string, out *store.Output, shown int, replay boo
 	}
 	p.run()
 	p.announce()
+	p.forgetDeadRefs()
 	if b.dies("done") {
 		return
 	}
@@ -108,6 +109,32 @@ func (b *Bot) publishAs(channel string, out *store.Output, shown int, replay boo
 	if p.tookStory {
 		b.finishOwed(channel) // their story went out with this one
 	}
+}
+
+// forgetDeadRefs drops the messages whose reactions the game no longer
+// counts from the ones watched for reactions, so a long campaign's posts
+// keep only its live lines. Refs without reactions are edited later and
+// stay.
+func (p *pub) forgetDeadRefs() {
+	f, ok := p.g.(games.Forgetter)
+	if !ok || !p.open {
+		return
+	}
+	var dead []string
+	for ref := range p.posts.Emoji {
+		if !f.Counts(ref) {
+			dead = append(dead, ref)
+		}
+	}
+	if len(dead) == 0 {
+		return
+	}
+	p.note(func(ps *store.Posts) {
+		for _, ref := range dead {
+			delete(ps.Emoji, ref)
+			delete(ps.Refs, ref)
+		}
+	})
 }
 
 // dies is a test's way to kill the process at a step of output work: from

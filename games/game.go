@@ -234,6 +234,15 @@ func LoadJSON[T any, P interface {
 	return g, nil
 }
 
+// Forgetter is implemented by games whose messages' reactions stop counting
+// while the game runs (an Improv line once its conflict's award window has
+// closed). Counts says whether reactions on the message ref can still reach
+// the game; the bot forgets the others' refs, so a long game keeps only the
+// live ones. A game without it keeps every ref until it ends.
+type Forgetter interface {
+	Counts(ref string) bool
+}
+
 // Validator is implemented by states that can check their own invariants
 // (lengths that must agree, indexes in range), for LoadJSON.
 type Validator interface {

@@ -25,6 +25,13 @@ func (s *State) closeWindow() {
 	s.Awards = nil
 }
 
+// Counts says whether reactions on the line ref can still award: only the
+// open window's lines (and those since the last one closed) are kept.
+func (s *State) Counts(ref string) bool {
+	_, ok := s.Lines[ref]
+	return ok
+}
+
 // Say posts an in-character line. A player's line posted while an award
 // window is open (during or after a conflict's narration, until the next
 // conflict opens) can earn its author a story-token with 🎭.
