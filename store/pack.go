@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"compress/flate"
+	"encoding/json"
 	"fmt"
 	"io"
 
@@ -99,6 +100,15 @@ func recordJSON(v []byte) ([]byte, error) {
 	return out.Bytes(), nil
 }
 
+// unpackInto decodes a stored record, packed or not, into dst.
+func unpackInto(v []byte, dst any) error {
+	js, err := recordJSON(v)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(js, dst)
+}
+
 // Footprint is what an open game keeps in the file apart from its log (the
 // history, which grows with every move and is kept as such): its record as
 // stored, its messages, its due timers and its reaction watch, keys
@@ -110,8 +120,8 @@ func (s *Store) Footprint(channel string) (int, error) {
 		if v == nil {
 			return nil
 		}
-		g, err := decodeGame(v)
-		if err != nil {
+		var g head
+		if err := unpackInto(v, &g); err != nil {
 			return err
 		}
 		n += len(channel) + len(v)
@@ -121,7 +131,7 @@ func (s *Store) Footprint(channel string) (int, error) {
 			}
 		}
 		for key, at := range g.Timers {
-			k := timerKey(g.Channel, key, at)
+			k := timerKey(channel, key, at)
 			if v := tx.Bucket(bucketTimers).Get(k); v != nil {
 				n += len(k) + len(v)
 			}

@@ -232,12 +232,8 @@ func (o *owners) learn(tx *bolt.Tx) error {
 		return b.ForEach(f)
 	}
 	err := each(bucketGames, func(_, v []byte) error {
-		v, err := recordJSON(v)
-		if err != nil {
-			return err
-		}
 		var g Game
-		if err := json.Unmarshal(v, &g); err != nil {
+		if err := unpackInto(v, &g); err != nil {
 			return err
 		}
 		o.game(g.ID, g.Channel, g.Guild)
@@ -304,12 +300,8 @@ func (o *owners) ofChannel(ch, game string) string {
 func (o *owners) guildOf(bucket string, k, v []byte) (string, error) {
 	switch bucket {
 	case "games":
-		v, err := recordJSON(v)
-		if err != nil {
-			return "", err
-		}
 		var g Game
-		err = json.Unmarshal(v, &g)
+		err := unpackInto(v, &g)
 		return g.Guild, err
 	case "posts", "ended", "watch":
 		return o.ofGame(string(k)), nil

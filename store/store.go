@@ -172,12 +172,8 @@ func decodeGame(v []byte) (*Game, error) {
 	if v == nil {
 		return nil, nil
 	}
-	v, err := recordJSON(v)
-	if err != nil {
-		return nil, err
-	}
 	g := new(Game)
-	if err := json.Unmarshal(v, g); err != nil {
+	if err := unpackInto(v, g); err != nil {
 		return nil, err
 	}
 	if g.Schema != Schema {
@@ -373,12 +369,8 @@ func (s *Store) stored(b *bolt.Bucket, channel, id string) (cur *head, other boo
 	}
 	cur = s.heads.get(channel, v)
 	if cur == nil {
-		js, err := recordJSON(v)
-		if err != nil {
-			return nil, false, err
-		}
 		cur = new(head)
-		if err := json.Unmarshal(js, cur); err != nil {
+		if err := unpackInto(v, cur); err != nil {
 			return nil, false, err
 		}
 	}
@@ -533,8 +525,11 @@ func decodeDue(k, v []byte) (Due, error) {
 		err := json.Unmarshal(v, &d)
 		return d, err
 	}
-	channel, key, ok := bytes.Cut(k[min(len(k), 8):], []byte{0})
-	if len(k) < 8 || !ok {
+	if len(k) < 8 {
+		return Due{}, fmt.Errorf("timer index key %q is damaged", k)
+	}
+	channel, key, ok := bytes.Cut(k[8:], []byte{0})
+	if !ok {
 		return Due{}, fmt.Errorf("timer index key %q is damaged", k)
 	}
 	return Due{Channel: string(channel), Game: string(v), Key: string(key), At: int64(binary.BigEndian.Uint64(k[:8]))}, nil
