@@ -95,10 +95,6 @@ func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (
 	}
 	b.startedAt = b.now()
 	s.AddHandler(b.onReady)
-	s.AddHandler(func(_ *discordgo.Session, i *discordgo.InteractionCreate) {
-		received := time.Now()
-		b.lanes.accept(b.homeOf(i.Interaction), func() { b.guard("interaction", func() { b.onInteraction(i.Interaction, received) }) })
-	})
 	s.AddHandler(func(_ *discordgo.Session, r *discordgo.MessageReactionAdd) {
 		ch, _ := b.home(r.ChannelID)
 		b.lanes.accept(ch, func() {
@@ -117,8 +113,14 @@ func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (
 			b.guard("reactions cleared", func() { b.onReactionsCleared(ch, r.MessageID, "") })
 		})
 	})
-	// discordgo has no type for this event, so it is read from the raw one.
+	// Interactions come decoded as clicks.go does it; discordgo has no type
+	// for MESSAGE_REACTION_REMOVE_EMOJI, so it is read from the raw event.
 	s.AddHandler(func(_ *discordgo.Session, e *discordgo.Event) {
+		if i, ok := e.Struct.(*interactionEvent); ok && i.Interaction != nil { // see clicks.go
+			received := time.Now()
+			b.lanes.accept(b.homeOf(i.Interaction), func() { b.guard("interaction", func() { b.onInteraction(i.Interaction, received) }) })
+			return
+		}
 		if e.Type != "MESSAGE_REACTION_REMOVE_EMOJI" {
 			return
 		}

@@ -1,0 +1,90 @@
+package bot
+
+import (
+	"encoding/json"
+	"reflect"
+	"strconv"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// A clicked message as Discord sends it: an ephemeral hand with buttons.
+const clickedMessage = `{"id":"1574504049749786624","type":19,"content":"","channel_id":"1574504030560845880",
+"author":{"id":"1574504030531485699","username":"cardbot","global_name":null,"discriminator":"0","avatar":null,"bot":true,"public_flags":0},
+"attachments":[],"embeds":[{"type":"rich","title":"Your cards — Card Duel","description":"**Your move.**","color":3112283,
+"footer":{"text":"only you can see this"},"fields":[{"name":"Hand (0 cards, worth 0)","value":"—"}]}],
+"mentions":[],"mention_roles":[],"pinned":false,"mention_everyone":false,"tts":false,
+"timestamp":"2026-11-23T19:16:58.331071+00:00","edited_timestamp":"2026-11-23T19:16:58.911109+00:00","flags":64,
+"components":[{"type":1,"id":1,"components":[{"type":2,"id":2,"custom_id":"move:7wu4zzs8:39:deck","style":2,"label":"Top of deck (9 left)"},
+{"type":3,"id":3,"custom_id":"pick:7wu4zzs8","options":[{"label":"a","value":"a"}]}]}],
+"webhook_id":"1574504030531485699","application_id":"1574504030531485699",
+"interaction_metadata":{"id":"1574504049733009408","type":3,"user":{"id":"1574504030560845882","username":"p18b"},"interacted_message_id":"1574504049619763200"}}`
+
+func interactionJSON(typ int, data, message string) string {
+	s := `{"id":"1574504052182482944","application_id":"1574504030531485699","type":` + strconv.Itoa(typ) + `,"data":` + data + `,
+"guild":{"features":[],"id":"1574504030531485696","locale":"en-US"},"guild_id":"1574504030531485696",
+"channel":{"id":"1574504030560845880","type":0,"name":"cards","permissions":"380104690752"},"channel_id":"1574504030560845880",
+"member":{"user":{"id":"1574504030560845882","username":"p18b","global_name":"Bea","discriminator":"0","avatar":null,"public_flags":0},
+"nick":"B","avatar":null,"roles":["1"],"joined_at":"2026-11-22T19:56:53.749599+00:00","premium_since":null,"deaf":false,"mute":false,
+"flags":0,"pending":false,"permissions":"380104690752"},
+"token":"aW50ZXJhY3Rpb246MTU3NDUwNDA1MjE4MjQ4Mjk0NDp4eXo","version":1,`
+	if message != "" {
+		s += `"message":` + message + `,`
+	}
+	return s + `"app_permissions":"277025778752","locale":"en-US","guild_locale":"en-GB","entitlements":[],
+"authorizing_integration_owners":{"0":"1574504030531485696"},"context":0,"attachment_size_limit":10485760}`
+}
+
+// The bot's decoding gives what discordgo's gives, a click's message
+// components apart, for every kind of interaction the bot answers.
+func TestInteractionsDecodeAsDiscordgoDoes(t *testing.T) {
+	for name, raw := range map[string]string{
+		"button":  interactionJSON(3, `{"custom_id":"move:7wu4zzs8:39:deck","component_type":2}`, clickedMessage),
+		"select":  interactionJSON(3, `{"custom_id":"pick:7wu4zzs8","component_type":3,"values":["a","b"]}`, clickedMessage),
+		"command": interactionJSON(2, `{"id":"9","name":"game","type":1,"options":[{"name":"new","type":2,"options":[{"name":"duel","type":1,"options":[{"name":"life","type":4,"value":60}]}]}]}`, ""),
+		"modal": interactionJSON(5, `{"custom_id":"say:7wu4zzs8","components":[{"type":1,"components":[{"type":4,"custom_id":"text","value":"I draw my sword."}]}]}`,
+			clickedMessage),
+	} {
+		var want discordgo.InteractionCreate
+		if err := json.Unmarshal([]byte(raw), &want); err != nil {
+			t.Fatalf("%s: discordgo: %v", name, err)
+		}
+		ev := interactionEvents{}.New().(*interactionEvent)
+		if err := json.Unmarshal([]byte(raw), ev); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got := *ev.Interaction
+		if got.Type == discordgo.InteractionMessageComponent {
+			if got.Message == nil || len(want.Message.Components) == 0 {
+				t.Fatalf("%s: no clicked message, or nothing to leave out", name)
+			}
+			if got.Message.Components != nil {
+				t.Errorf("%s: the clicked message's components were decoded", name)
+			}
+			w := *want.Message
+			w.Components = nil
+			want.Message = &w
+		}
+		if !reflect.DeepEqual(got, *want.Interaction) {
+			t.Errorf("%s: decoded\n%+v\ndiscordgo decodes\n%+v", name, got, *want.Interaction)
+		}
+	}
+	if err := json.Unmarshal([]byte(interactionJSON(3, `{"custom_id":7}`, "")), new(interactionEvent)); err == nil {
+		t.Error("a click with a numeric custom_id decoded")
+	}
+}
+
+// discordgo hands INTERACTION_CREATE to the bot's decoding.
+func TestDiscordgoUsesTheBotsInteractionDecoding(t *testing.T) {
+	p, ok := eventTypes["INTERACTION_CREATE"]
+	if !ok {
+		t.Fatal("discordgo's event table has no INTERACTION_CREATE")
+	}
+	if _, ok := p.New().(*interactionEvent); !ok {
+		t.Fatalf("INTERACTION_CREATE decodes into %T", p.New())
+	}
+	if len(eventTypes) < 50 {
+		t.Errorf("discordgo's event table holds %d types: not the table", len(eventTypes))
+	}
+}
