@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -556,4 +559,29 @@ func readPayload(t *testing.T, ws *websocket.Conn) rawPayload {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// A body cut short (its sender killed mid-request) is no request: Discord
+// never sees it, so it is no failure of the bot's; a whole body that is not
+// JSON is one.
+func TestBodyCutShortIsNoRequest(t *testing.T) {
+	s := New(t)
+	ch := s.ChannelID()
+	post := func(body io.Reader, length int64) int {
+		req := httptest.NewRequest("POST", "/api/v10/channels/"+ch+"/messages", body)
+		req.ContentLength = length
+		req.Header.Set("Authorization", "Bot "+BotToken)
+		req.Header.Set("Content-Type", "application/json")
+		w := httptest.NewRecorder()
+		s.srv.Config.Handler.ServeHTTP(w, req)
+		return w.Code
+	}
+	post(io.MultiReader(strings.NewReader(`{"content":"hel`), iotest.ErrReader(io.ErrUnexpectedEOF)), 20)
+	if f := s.Failures(); len(f) != 0 || len(s.Messages(ch)) != 0 {
+		t.Errorf("a body cut short: failures %v, messages %v", f, s.Messages(ch))
+	}
+	s.ExpectFailure("invalid JSON")
+	if code := post(strings.NewReader(`{"content":"hel`), 15); code != http.StatusBadRequest || len(s.Failures()) != 1 {
+		t.Errorf("a whole body of bad JSON: %d, failures %v", code, s.Failures())
+	}
 }

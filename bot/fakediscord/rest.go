@@ -3,6 +3,7 @@ package fakediscord
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -181,6 +182,14 @@ func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, pattern strin
 		c.pattern = c.path
 	}
 	body, files, err := readBody(r)
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		// The client hung up mid-body (a process killed while sending): no
+		// request reached Discord, and no one waits for an answer.
+		s.mu.Lock()
+		s.logLocked("fakediscord: %s %s: the client hung up before its body ended", r.Method, apiPath(r.URL.Path))
+		s.mu.Unlock()
+		return
+	}
 	c.body, c.files = body, files
 	if err == nil {
 		c.prep = prepare(r.Method, c.pattern, body)
