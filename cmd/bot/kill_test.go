@@ -417,6 +417,7 @@ func killRandomPlay(t *testing.T, fake *fakediscord.Server) {
 		tables = append(tables, rt)
 	}
 
+	var logs strings.Builder // every process's, for a failure
 	p := startBot(t, fake, dbPath)
 	if !fake.AwaitConnected() {
 		t.Fatalf("the bot did not connect:\n%s", p.logs)
@@ -464,6 +465,7 @@ func killRandomPlay(t *testing.T, fake *fakediscord.Server) {
 		fake.Killed() // what the dead process had pending fails; that is the kill's doing
 		gate.Lock()   // clicks under way end (unanswered) and no new ones start
 		p.checkLogs(t, k)
+		logs.WriteString(p.logs.String())
 		checked = max(checked, checkStore(t, dbPath, shownVersions(tables), k))
 		p = startBot(t, fake, dbPath)
 		if !fake.AwaitConnected() {
@@ -497,6 +499,7 @@ func killRandomPlay(t *testing.T, fake *fakediscord.Server) {
 	wg.Wait()
 	p.stop(t)
 	p.checkLogs(t, kills+1)
+	logs.WriteString(p.logs.String())
 	if t.Failed() {
 		logStore(t, dbPath, tables)
 	}
@@ -505,6 +508,14 @@ func killRandomPlay(t *testing.T, fake *fakediscord.Server) {
 	for _, rt := range tables {
 		if d := rt.doubledTables(); len(d) > 0 {
 			t.Errorf("%s: tables left behind, a second copy posted: %v", rt.kind, d)
+			for _, where := range rt.places() {
+				for _, m := range fake.Messages(where) {
+					if hasControls(m) {
+						t.Logf("in %s: message %s: %.60q [%s]", where, m.ID, m.Text(), m.ButtonsLine())
+					}
+				}
+			}
+			t.Logf("the bot's warnings:\n%s", logs.String())
 		}
 		for _, where := range rt.places() {
 			if dup := fake.Duplicates(where); len(dup) > 0 {
