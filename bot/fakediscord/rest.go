@@ -176,6 +176,9 @@ func (s *Server) routes() http.Handler {
 }
 
 func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, pattern string, h func(*call)) {
+	if d := s.latency.Load(); d > 0 {
+		time.Sleep(time.Duration(d)) // the way to Discord and back (SetLatency)
+	}
 	sw := &statusWriter{ResponseWriter: w}
 	c := &call{s: s, w: sw, r: r, path: apiPath(r.URL.Path), pattern: pattern}
 	if pattern == "" {

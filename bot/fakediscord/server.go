@@ -122,7 +122,8 @@ type Server struct {
 	// action and request already takes several times.
 	settler             atomic.Pointer[func()]
 	botMessages         atomic.Pointer[func(channelID string, customIDs []string)]
-	noBarrier           atomic.Bool // SetBarrier(false)
+	noBarrier           atomic.Bool  // SetBarrier(false)
+	latency             atomic.Int64 // SetLatency, ns
 	conns               map[*gwConn]bool
 	current             *gwSession // where dispatches go
 	sessions            map[string]*gwSession
@@ -506,6 +507,11 @@ func (s *Server) toldOfLocked(m *message) {
 // runs, whose players watch the bot's requests themselves and would only
 // spend CPU (and the bot's gateway) on heartbeats.
 func (s *Server) SetBarrier(on bool) { s.noBarrier.Store(!on) }
+
+// SetLatency makes every REST request take d longer, as a round trip to
+// Discord does (tens of milliseconds), where loopback takes microseconds:
+// a bot that waits on its requests one after another shows it.
+func (s *Server) SetLatency(d time.Duration) { s.latency.Store(int64(d)) }
 
 // settle runs the barrier every user action ends with.
 func (s *Server) settle() {

@@ -50,6 +50,7 @@ type options struct {
 	cpuprofile string
 	warmup     time.Duration
 	barrier    bool
+	latency    time.Duration
 	tracefile  string
 	blockprof  string
 	memprofile string
@@ -89,6 +90,7 @@ func main() {
 	flag.DurationVar(&o.duration, "duration", 20*time.Second, "how long the channels play (at most 10m)")
 	flag.BoolVar(&o.barrier, "barrier", false, "end every move click with the fake's Sync barrier, as the tests do (costs heartbeats on the bot's gateway)")
 	flag.DurationVar(&o.warmup, "warmup", 2*time.Second, "how long the channels play before the window opens (not counted)")
+	flag.DurationVar(&o.latency, "latency", 0, "time every REST request to the fake takes on top, as the round trip to Discord does (0: loopback only)")
 	flag.DurationVar(&o.think, "think", 0, "pause before each move, ±50% (0: click as soon as the hand shows the move)")
 	flag.StringVar(&o.db, "db", "", "bot database to use and keep (default: a temporary file, removed afterwards);\n"+
 		"with -stored, the filled database kept for the next run, the bot playing on a copy of it")
@@ -206,7 +208,7 @@ func run(ctx context.Context, o options) (*Report, error) {
 	if err := o.check(); err != nil {
 		return nil, err
 	}
-	rep := &Report{Machine: machine(runtime.NumCPU()), GC: o.gc, Game: o.game, Channels: o.channels, Think: o.think}
+	rep := &Report{Machine: machine(runtime.NumCPU()), GC: o.gc, Game: o.game, Channels: o.channels, Think: o.think, Latency: o.latency}
 	// A working directory next to the database, on the same disk.
 	base := ""
 	if o.db != "" {
@@ -272,6 +274,7 @@ func run(ctx context.Context, o options) (*Report, error) {
 	fr := &reporter{LogReporter: fakediscord.NewLogReporter(log)}
 	defer fr.Close() // shuts the fake down
 	r := &loadRun{opts: o, fake: fakediscord.New(fr), stop: make(chan struct{}), log: log}
+	r.fake.SetLatency(o.latency)
 	defer func() { rep.Violations = int(fr.violations.Load()) }()
 
 	cfg := childConfig{APIURL: r.fake.APIURL(), GuildID: r.fake.GuildID(), DBPath: dbPath, LogLevel: o.logLevel,

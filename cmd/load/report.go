@@ -17,7 +17,8 @@ type Report struct {
 	Game     string `json:"game"`
 	Channels int    `json:"channels"`
 	Think    time.Duration
-	DB       string `json:"db"`
+	Latency  time.Duration `json:"latency"` // added to every REST request (-latency)
+	DB       string        `json:"db"`
 
 	// The bbolt ceiling: one writer, one Update (one fsync'd commit) per
 	// 2 KiB value, on a separate file next to the bot's database.
@@ -124,6 +125,9 @@ func (r *Report) Print(w io.Writer) {
 	}
 	p("cardbot load — game %s, %d channels, think time %s", r.Game, r.Channels, think)
 	p("machine:        %s", r.Machine)
+	if r.Latency > 0 {
+		p("latency:        %v added to every REST request, as a round trip to Discord", r.Latency)
+	}
 	p("collector:      %s", r.GC)
 	p("database:       %s", r.DB)
 	after := ""
