@@ -42,11 +42,9 @@ type Bot struct {
 	answering tokens      // hand tokens whose answers were sent, from when
 	startedAt time.Time   // tokens from before were answered by an earlier process
 	dead      tokens      // tokens and message ids that answered 404: never tried again
-	// refreshing bounds the hand refreshes under way at once across
-	// channels, so a burst of them leaves room for answers.
-	refreshing chan struct{}
-	outputs    slots    // output jobs running at once: one per CPU
-	threads    sync.Map // channel id → *store.Thread (nil: not a game's thread)
+	outputs   slots       // output jobs computing at once: one per CPU
+	jobs      sync.Map    // channel id → *slot of its output job under way
+	threads   sync.Map    // channel id → *store.Thread (nil: not a game's thread)
 }
 
 // invitePermissions: View Channels, Send Messages, Embed Links, Read
@@ -83,7 +81,7 @@ func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (
 		s.ShardID, s.ShardCount = cfg.ShardID, cfg.ShardCount
 	}
 	b := &Bot{cfg: cfg, log: log, db: db, s: s, catalog: catalog, lanes: newLanes(), seeds: cfg.Seeds, now: cfg.Now, timers: newScheduler(),
-		refreshing: make(chan struct{}, 4), outputs: newSlots(runtime.GOMAXPROCS(0), outputHold)}
+		outputs: newSlots(runtime.GOMAXPROCS(0), outputHold)}
 	b.lanes.tables.rate = cfg.globalRate()
 	b.answered.life, b.answering.life = recentLife, recentLife
 	s.Client = &http.Client{Transport: &metered{next: transport, spend: b.lanes.tables.spend}, Timeout: 20 * time.Second}

@@ -208,7 +208,7 @@ func (b *Bot) owe(channel string, out *store.Output, record func(*store.Posts)) 
 	}
 	t.mu.Unlock()
 	if arm {
-		b.lanes.after(outLane(channel), wait, func() { b.guard("flush table", func() { b.flushTable(channel) }) })
+		b.lanes.after(outLane(channel), wait, func() { b.slotted(channel, "flush table", func() { b.flushTable(channel) }) })
 	}
 }
 
@@ -237,7 +237,7 @@ func (b *Bot) flushTable(channel string) {
 		// messages and hands went out with them. The last one's key makes
 		// the nonces; it created no message itself.
 		out := &store.Output{Game: last.Game, Channel: last.Channel, Version: last.Version, Key: last.Key}
-		p := &pub{b: b, rec: rec, g: g, open: open, posts: posts, out: out, flush: true}
+		p := &pub{ctx: b.jobCtx(channel), b: b, rec: rec, g: g, open: open, posts: posts, out: out, flush: true}
 		p.run()
 		drew = p.record
 	}

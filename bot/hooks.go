@@ -21,29 +21,30 @@ import (
 
 // answer sends an interaction's first answer.
 func (b *Bot) answer(i *discordgo.Interaction, resp *discordgo.InteractionResponse) error {
-	return b.hook(http.MethodPost, discordgo.EndpointInteractionResponse(i.ID, i.Token), resp)
+	return b.hook(context.Background(), http.MethodPost, discordgo.EndpointInteractionResponse(i.ID, i.Token), resp)
 }
 
 // editOriginal changes the message an interaction token answered with.
-func (b *Bot) editOriginal(app, token string, e *discordgo.WebhookEdit) error {
-	return b.hook(http.MethodPatch, discordgo.EndpointWebhookMessage(app, token, "@original"), e)
+func (b *Bot) editOriginal(ctx context.Context, app, token string, e *discordgo.WebhookEdit) error {
+	return b.hook(ctx, http.MethodPatch, discordgo.EndpointWebhookMessage(app, token, "@original"), e)
 }
 
 // followUp posts a follow-up message to an interaction.
 func (b *Bot) followUp(i *discordgo.Interaction, p *discordgo.WebhookParams) error {
-	return b.hook(http.MethodPost, discordgo.EndpointWebhookToken(i.AppID, i.Token)+"?wait=true", p)
+	return b.hook(context.Background(), http.MethodPost, discordgo.EndpointWebhookToken(i.AppID, i.Token)+"?wait=true", p)
 }
 
 // hookTries bounds the attempts of a request Discord answers 429.
 const hookTries = 3
 
-func (b *Bot) hook(method, url string, data any) error {
+// ctx marks an output job's requests (withSlot); it sets no deadline.
+func (b *Bot) hook(ctx context.Context, method, url string, data any) error {
 	body, err := json.Marshal(data)
 	if err != nil {
 		return err
 	}
 	for attempt := 1; ; attempt++ {
-		resp, got, err := b.hookOnce(method, url, body)
+		resp, got, err := b.hookOnce(ctx, method, url, body)
 		if err != nil || resp.StatusCode < 300 {
 			return err
 		}
@@ -64,8 +65,8 @@ func (b *Bot) hook(method, url string, data any) error {
 // success, whose message is never used: drained, so the connection goes
 // back to the pool. The deadline rides on a context, not on
 // Client.Timeout, which starts a goroutine for every request to enforce it.
-func (b *Bot) hookOnce(method, url string, body []byte) (*http.Response, []byte, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), b.s.Client.Timeout)
+func (b *Bot) hookOnce(ctx context.Context, method, url string, body []byte) (*http.Response, []byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, b.s.Client.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(body))
 	if err != nil {

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"sync"
@@ -366,7 +367,7 @@ func (b *Bot) editAnswer(i *discordgo.Interaction, r reply, placeholder bool) bo
 	}
 	err := b.retry(func() error {
 		if placeholder || r.kind == discordgo.InteractionResponseUpdateMessage {
-			return b.editOriginal(i.AppID, i.Token, r.msg.webhookEdit())
+			return b.editOriginal(context.Background(), i.AppID, i.Token, r.msg.webhookEdit())
 		}
 		// A click acknowledged as an update whose answer is a note of its
 		// own (a refusal): a follow-up, leaving the clicked message alone.

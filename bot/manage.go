@@ -44,7 +44,7 @@ func (b *Bot) cmdTable(i *discordgo.Interaction) (reply, after) {
 			return
 		}
 		where := postsIn(cur, posts)
-		posted, err := b.send(where, m.send(), "t"+i.ID)
+		posted, err := b.send(b.jobCtx(rec.Channel), where, m.send(), "t"+i.ID)
 		if err != nil {
 			b.log.Warn("repost table", "game", rec.ID, "err", err)
 			b.amend(i, "I couldn't post the table here. Please check that I may send messages in this channel.")
@@ -56,7 +56,7 @@ func (b *Bot) cmdTable(i *discordgo.Interaction) (reply, after) {
 			return
 		}
 		if old != "" && old != posted.ID {
-			b.remove(where, old)
+			b.remove(b.jobCtx(rec.Channel), where, old)
 		}
 	}
 	where := "the channel"

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -29,10 +30,29 @@ func outLane(channel string) string { return "out:" + channel }
 
 // output queues work in a channel's output lane.
 func (b *Bot) output(channel, what string, f func()) {
-	b.lanes.push(outLane(channel), func() {
-		defer b.outputs.take()()
-		b.guard(what, f)
-	})
+	b.lanes.push(outLane(channel), func() { b.slotted(channel, what, f) })
+}
+
+// slotted runs an output job in a slot (queue.go), which requests made
+// with jobCtx(channel) give up while they wait on Discord.
+func (b *Bot) slotted(channel, what string, f func()) {
+	h := b.outputs.take()
+	b.jobs.Store(channel, h)
+	defer func() {
+		b.jobs.Delete(channel)
+		h.done()
+	}()
+	b.guard(what, f)
+}
+
+// jobCtx is for the requests of the channel's output job under way: its
+// output lane runs one at a time.
+func (b *Bot) jobCtx(channel string) context.Context {
+	ctx := context.Background()
+	if h, ok := b.jobs.Load(channel); ok {
+		ctx = withSlot(ctx, h.(*slot))
+	}
+	return ctx
 }
 
 // publisher is the follow-up of a committed change: shown is the move
@@ -82,7 +102,7 @@ func (b *Bot) publishAs(channel string, out *store.Output, shown int, replay boo
 	if b.dies("begin") {
 		return
 	}
-	p := &pub{b: b, rec: rec, g: g, open: open, posts: posts, out: out, replay: replay && open && rec.Status == store.Playing}
+	p := &pub{ctx: b.jobCtx(channel), b: b, rec: rec, g: g, open: open, posts: posts, out: out, replay: replay && open && rec.Status == store.Playing}
 	if shown > p.posts.Drawn {
 		p.note(func(ps *store.Posts) { ps.Drawn = max(ps.Drawn, shown) })
 	}
@@ -91,9 +111,9 @@ func (b *Bot) publishAs(channel string, out *store.Output, shown int, replay boo
 	}
 	p.moveToThread()
 	if open && g != nil {
-		b.refreshHands(rec, g, out.Hands)
+		b.refreshHands(p.ctx, rec, g, out.Hands)
 	} else if !open && g != nil {
-		b.refreshHands(rec, g, allSeats(rec)) // the final result, in every open hand
+		b.refreshHands(p.ctx, rec, g, allSeats(rec)) // the final result, in every open hand
 	}
 	p.run()
 	p.announce()
@@ -158,6 +178,7 @@ func (b *Bot) finish(out *store.Output, f func(*store.Posts)) {
 
 // pub is one output job under way.
 type pub struct {
+	ctx    context.Context // the output job's (withSlot)
 	b      *Bot
 	rec    *store.Game // the latest committed record
 	g      games.Game  // its state, nil for a lobby or an unreadable one
@@ -256,7 +277,7 @@ func (p *pub) run() {
 			if b.dies("story") {
 				return
 			}
-			if _, err := b.send(p.where(), textMsg("%s", text).send(), p.storyNonce()); err != nil {
+			if _, err := b.send(p.ctx, p.where(), textMsg("%s", text).send(), p.storyNonce()); err != nil {
 				b.log.Warn("post narration", "game", rec.ID, "err", err)
 			}
 			below = true
@@ -300,13 +321,13 @@ func (p *pub) run() {
 			return
 		}
 		if n == 0 && old != "" && !below {
-			err := b.retry(func() error { return b.edit(textMsg("%s", text).edit(p.where(), old)) })
+			err := b.retry(func() error { return b.edit(p.ctx, textMsg("%s", text).edit(p.where(), old)) })
 			if err == nil {
 				old = "" // it is the story now
 				continue
 			}
 		}
-		if _, err := b.send(p.where(), textMsg("%s", text).send(), p.storyNonce()); err != nil {
+		if _, err := b.send(p.ctx, p.where(), textMsg("%s", text).send(), p.storyNonce()); err != nil {
 			b.log.Warn("post narration", "game", rec.ID, "err", err)
 		}
 	}
@@ -316,7 +337,7 @@ func (p *pub) run() {
 	if b.dies("table") {
 		return
 	}
-	posted, err := b.send(p.where(), m.send(), p.nonce("t"))
+	posted, err := b.send(p.ctx, p.where(), m.send(), p.nonce("t"))
 	if err != nil {
 		b.log.Warn("post table", "game", rec.ID, "err", err)
 		return
@@ -324,7 +345,7 @@ func (p *pub) run() {
 	b.lanes.tables.drawn(rec.Channel)
 	for _, gone := range []string{old, p.posts.Ping} {
 		if gone != "" && gone != posted.ID {
-			b.remove(p.where(), gone)
+			b.remove(p.ctx, p.where(), gone)
 		}
 	}
 	p.note(func(ps *store.Posts) { ps.Table, ps.Drawn, ps.Ping = posted.ID, max(ps.Drawn, version), "" })
@@ -346,7 +367,7 @@ func (p *pub) inPlace(m msg, version int) {
 	}
 	b.lanes.tables.drawn(rec.Channel)
 	if p.posts.Table != "" {
-		err := b.retry(func() error { return b.edit(m.edit(p.where(), p.posts.Table)) })
+		err := b.retry(func() error { return b.edit(p.ctx, m.edit(p.where(), p.posts.Table)) })
 		if err == nil {
 			p.note(func(ps *store.Posts) { ps.Drawn = max(ps.Drawn, version) })
 			return
@@ -357,7 +378,7 @@ func (p *pub) inPlace(m msg, version int) {
 		}
 		// Someone deleted it: post it anew below.
 	}
-	posted, err := b.send(p.where(), m.send(), p.nonce("t"))
+	posted, err := b.send(p.ctx, p.where(), m.send(), p.nonce("t"))
 	if err != nil {
 		b.log.Warn("post table", "game", rec.ID, "err", err)
 		return
@@ -385,7 +406,7 @@ func (p *pub) owned(e games.Event, i int) bool {
 		if b.dead.has(id) {
 			return false // deleted by someone: never asked about again
 		}
-		if err := b.retry(func() error { return b.edit(m.edit(p.where(), id)) }); err != nil {
+		if err := b.retry(func() error { return b.edit(p.ctx, m.edit(p.where(), id)) }); err != nil {
 			if isUnknownMessage(err) {
 				b.dead.take(id)
 			}
@@ -393,7 +414,7 @@ func (p *pub) owned(e games.Event, i int) bool {
 		}
 		return false
 	}
-	posted, err := b.send(p.where(), m.send(), p.nonce("g"+strconv.Itoa(i)))
+	posted, err := b.send(p.ctx, p.where(), m.send(), p.nonce("g"+strconv.Itoa(i)))
 	if err != nil {
 		b.log.Warn("post game message", "game", rec.ID, "ref", e.Ref, "err", err)
 		return false
@@ -470,7 +491,7 @@ func seatUsers(rec *store.Game, seats []int) []string {
 // create repeated after a crash or a lost response returns the first
 // message instead of posting a second. discordgo's MessageSend has no
 // nonce fields, so the request is made here.
-func (b *Bot) send(channel string, m *discordgo.MessageSend, nonce string) (*discordgo.Message, error) {
+func (b *Bot) send(ctx context.Context, channel string, m *discordgo.MessageSend, nonce string) (*discordgo.Message, error) {
 	body := struct {
 		*discordgo.MessageSend
 		Nonce        string `json:"nonce,omitempty"`
@@ -484,7 +505,7 @@ func (b *Bot) send(channel string, m *discordgo.MessageSend, nonce string) (*dis
 	// may have happened, and the next output would post the message again.
 	for attempt := 0; attempt < 5; attempt++ {
 		var raw []byte
-		raw, err = b.s.RequestWithBucketID(http.MethodPost, endpoint, body, endpoint)
+		raw, err = b.s.RequestWithBucketID(http.MethodPost, endpoint, body, endpoint, discordgo.WithContext(ctx))
 		if err == nil {
 			out = new(discordgo.Message)
 			err = json.Unmarshal(raw, out)
@@ -502,7 +523,7 @@ func (b *Bot) send(channel string, m *discordgo.MessageSend, nonce string) (*dis
 
 // edit changes a channel message. The edited message Discord sends back
 // is never used, so it is not decoded (ChannelMessageEditComplex would).
-func (b *Bot) edit(e *discordgo.MessageEdit) error {
+func (b *Bot) edit(ctx context.Context, e *discordgo.MessageEdit) error {
 	if e.Embeds != nil {
 		for _, em := range *e.Embeds {
 			if em.Type == "" {
@@ -510,7 +531,7 @@ func (b *Bot) edit(e *discordgo.MessageEdit) error {
 			}
 		}
 	}
-	_, err := b.s.RequestWithBucketID(http.MethodPatch, discordgo.EndpointChannelMessage(e.Channel, e.ID), e, discordgo.EndpointChannelMessage(e.Channel, ""))
+	_, err := b.s.RequestWithBucketID(http.MethodPatch, discordgo.EndpointChannelMessage(e.Channel, e.ID), e, discordgo.EndpointChannelMessage(e.Channel, ""), discordgo.WithContext(ctx))
 	return err
 }
 
@@ -534,8 +555,8 @@ func retrying(tries int, wait time.Duration, f func() error) error {
 // remove deletes a message the bot no longer wants (an old table), trying
 // again on a 5xx or a lost response: a table left behind keeps buttons. A
 // 404 means it is gone already.
-func (b *Bot) remove(channel, id string) {
-	err := b.retry(func() error { return b.s.ChannelMessageDelete(channel, id) })
+func (b *Bot) remove(ctx context.Context, channel, id string) {
+	err := b.retry(func() error { return b.s.ChannelMessageDelete(channel, id, discordgo.WithContext(ctx)) })
 	if err != nil && !isUnknownMessage(err) {
 		b.log.Warn("delete message", "message", id, "err", err)
 	}
@@ -590,7 +611,7 @@ func (b *Bot) forgetHand(h *heldHand) {
 
 // refreshHands redraws the given seats' open hands while their interaction
 // tokens are good, so no one is left holding out-of-date buttons.
-func (b *Bot) refreshHands(rec *store.Game, g games.Game, seats []int) {
+func (b *Bot) refreshHands(ctx context.Context, rec *store.Game, g games.Game, seats []int) {
 	app := b.applicationID()
 	for _, seat := range seats {
 		if seat >= len(rec.Seats) {
@@ -618,14 +639,12 @@ func (b *Bot) refreshHands(rec *store.Game, g games.Game, seats []int) {
 			}
 			var moved bool
 			err = b.retry(func() error {
-				b.refreshing <- struct{}{}
-				defer func() { <-b.refreshing }()
 				// Checked again after the wait for a turn: the change that
 				// moved the view on draws it.
 				if moved = b.viewMoved(drawn, seat) != nil; moved {
 					return nil
 				}
-				return b.editOriginal(app, s.HandToken, m.webhookEdit())
+				return b.editOriginal(ctx, app, s.HandToken, m.webhookEdit())
 			})
 			if moved {
 				break

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"sync"
 	"time"
 )
@@ -176,30 +177,85 @@ func (l *lanes) close() {
 }
 
 // slots lets a few output jobs (table and hand edits, which have no
-// deadline) run at once, so under load the CPU goes to answers first (an
-// answer has 3 s). A job that keeps its slot longer than hold gives it up
-// then: it is waiting (on Discord, a rate limit or the disk), and while it
-// waits the others go on.
+// deadline) compute at once, so under load the CPU goes to answers first
+// (an answer has 3 s). A job gives its slot up while it waits on Discord
+// (a request under way: see metered) and takes one again for what it does
+// with the answer; with tens of milliseconds to Discord, holding slots
+// through requests let a few dozen output jobs start a second, whatever
+// the CPU. A job that keeps its slot longer than hold gives it up too: it
+// is waiting on something else (a rate limit, the disk).
 type slots struct {
-	c    chan struct{}
-	hold time.Duration
+	c      chan struct{}
+	flight *flight // requests of output jobs in flight (flight.go)
+	hold   time.Duration
 }
+
+// maxFlight bounds the requests of output jobs in flight however far
+// Discord is: as many as the HTTP client keeps connections for.
+const maxFlight = 256
 
 // outputHold is how long an output job keeps its slot.
 const outputHold = 50 * time.Millisecond
 
 func newSlots(n int, hold time.Duration) slots {
-	return slots{c: make(chan struct{}, n), hold: hold}
+	return slots{c: make(chan struct{}, n), flight: newFlight(n, maxFlight), hold: hold}
 }
 
-// take waits for a slot and returns its release.
-func (s slots) take() func() {
+// slot is one job's turn; nil holds nothing.
+type slot struct {
+	s     slots
+	mu    sync.Mutex
+	has   bool
+	timer *time.Timer
+}
+
+// take waits for a slot.
+func (s slots) take() *slot {
 	s.c <- struct{}{}
-	var once sync.Once
-	release := func() { once.Do(func() { <-s.c }) }
-	t := time.AfterFunc(s.hold, release)
-	return func() {
-		t.Stop()
-		release()
+	h := &slot{s: s, has: true}
+	h.timer = time.AfterFunc(s.hold, h.release)
+	return h
+}
+
+// release gives the slot up, if it is held.
+func (h *slot) release() {
+	if h == nil {
+		return
 	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.has {
+		h.has = false
+		<-h.s.c
+	}
+}
+
+// retake waits for a slot again, after a wait on Discord.
+func (h *slot) retake() {
+	if h == nil {
+		return
+	}
+	h.s.c <- struct{}{}
+	h.mu.Lock()
+	h.has = true
+	h.mu.Unlock()
+	h.timer.Reset(h.s.hold)
+}
+
+// done ends the job's turn.
+func (h *slot) done() {
+	h.timer.Stop()
+	h.release()
+}
+
+type slotKey struct{}
+
+// withSlot marks requests made with ctx as a job's waits on Discord.
+func withSlot(ctx context.Context, h *slot) context.Context {
+	return context.WithValue(ctx, slotKey{}, h)
+}
+
+func slotOf(ctx context.Context) *slot {
+	h, _ := ctx.Value(slotKey{}).(*slot)
+	return h
 }

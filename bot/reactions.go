@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/bwmarrin/discordgo"
+
 	"github.com/cardtable/cardbot/games"
 	"github.com/cardtable/cardbot/store"
 )
@@ -225,7 +227,7 @@ func (b *Bot) unreact(rec *store.Game, ref, emoji, user string) {
 	if err != nil || posts.Refs[ref] == "" {
 		return
 	}
-	if err := b.s.MessageReactionRemove(postsIn(rec, posts), posts.Refs[ref], emoji, user); err != nil {
+	if err := b.s.MessageReactionRemove(postsIn(rec, posts), posts.Refs[ref], emoji, user, discordgo.WithContext(b.jobCtx(rec.Channel))); err != nil {
 		b.log.Debug("remove refused reaction", "game", rec.ID, "err", err)
 	}
 }

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -119,7 +120,7 @@ func (b *Bot) refusalOr(err error) reply {
 // amend replaces the answer already given to an interaction, for output
 // work that failed after the user was answered.
 func (b *Bot) amend(i *discordgo.Interaction, text string) {
-	if err := b.editOriginal(i.AppID, i.Token, textMsg("%s", text).webhookEdit()); err != nil {
+	if err := b.editOriginal(context.Background(), i.AppID, i.Token, textMsg("%s", text).webhookEdit()); err != nil {
 		b.log.Warn("amend answer", "err", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -58,6 +59,17 @@ type metered struct {
 func (t *metered) RoundTrip(r *http.Request) (*http.Response, error) {
 	if !exemptPath(r.URL.Path) {
 		t.spend()
+	}
+	// An output job computes with a slot (queue.go) and waits without,
+	// among the requests of output jobs the flight bound lets through.
+	if h := slotOf(r.Context()); h != nil {
+		h.release()
+		h.s.flight.enter()
+		start := time.Now()
+		defer func() {
+			h.s.flight.leave(time.Since(start))
+			h.retake()
+		}()
 	}
 	return t.next.RoundTrip(r)
 }

@@ -267,14 +267,14 @@ func TestOutputSlots(t *testing.T) {
 		t.Fatal("a third job got a slot of two")
 	default:
 	}
-	r1()
-	r1() // twice: frees one slot, once
+	r1.done()
+	r1.done() // twice: frees one slot, once
 	r3 := s.take()
 	if len(s.c) != 2 {
 		t.Fatalf("%d slots taken, want 2", len(s.c))
 	}
-	r2()
-	r3()
+	r2.done()
+	r3.done()
 	if len(s.c) != 0 {
 		t.Fatalf("%d slots taken after every release, want 0", len(s.c))
 	}
@@ -282,11 +282,42 @@ func TestOutputSlots(t *testing.T) {
 	s = newSlots(1, time.Millisecond)
 	stuck := s.take() // a job asleep on a rate limit, say
 	next := s.take()  // waits for the hold to pass, not for the job
-	stuck()
+	stuck.done()
 	if len(s.c) != 1 {
 		t.Fatalf("the late release of an expired slot freed the next job's: %d taken", len(s.c))
 	}
-	next()
+	next.done()
+}
+
+// An output job's request gives its slot up while it waits on Discord, so
+// other jobs compute meanwhile; the job holds one again for the answer.
+// Requests of no job hold nothing.
+func TestOutputSlotFreeWhileWaiting(t *testing.T) {
+	s := newSlots(1, time.Hour)
+	h := s.take()
+	during := -1
+	rt := &metered{spend: func() {}, next: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		during = len(s.c)
+		return &http.Response{StatusCode: http.StatusNoContent, Body: http.NoBody}, nil
+	})}
+	send := func(ctx context.Context) {
+		r := httptest.NewRequest(http.MethodPatch, "https://discord.com/api/v10/webhooks/1/t/messages/@original", nil).WithContext(ctx)
+		if _, err := rt.RoundTrip(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(withSlot(context.Background(), h))
+	if during != 0 || len(s.c) != 1 {
+		t.Fatalf("slots taken: %d during the job's request, %d after; want 0 and 1", during, len(s.c))
+	}
+	h.done()
+	send(context.Background())
+	if during != 0 || len(s.c) != 0 {
+		t.Fatalf("slots taken: %d during a request of no job, %d after; want 0 and 0", during, len(s.c))
+	}
+	if slotOf(context.Background()) != nil {
+		t.Error("a context of no job has a slot")
+	}
 }
 
 func TestTuneGC(t *testing.T) {
@@ -331,7 +362,7 @@ func TestHookDeadline(t *testing.T) {
 	}
 	s.Client = &http.Client{Transport: http.DefaultTransport, Timeout: 50 * time.Millisecond}
 	b := &Bot{s: s}
-	err = b.hook(http.MethodPost, srv.URL+"/api/v10/interactions/1/token/callback", map[string]int{"type": 1})
+	err = b.hook(context.Background(), http.MethodPost, srv.URL+"/api/v10/interactions/1/token/callback", map[string]int{"type": 1})
 	var ne net.Error
 	if !errors.As(err, &ne) || !ne.Timeout() || !retryable(err) {
 		t.Fatalf("a request never answered ended with %v; want a retryable timeout", err)
@@ -405,5 +436,36 @@ func TestLogsRedactInteractionTokens(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("the log lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// The bound on output requests in flight grows while they take about the
+// least round trip (far from Discord: waiting, not queueing), shrinks to
+// its least when they take many times that, and forgets an old least.
+func TestFlightFollowsRoundTrips(t *testing.T) {
+	f := newFlight(2, 64)
+	clock := time.Unix(0, 0)
+	f.now = func() time.Time { return clock }
+	trips := func(rtt time.Duration, n int) {
+		for range n {
+			f.enter()
+			clock = clock.Add(10 * time.Millisecond)
+			f.leave(rtt)
+		}
+	}
+	trips(50*time.Millisecond, 3000)
+	if f.limit != 64 {
+		t.Fatalf("steady 50 ms round trips: bound %.1f, want 64", f.limit)
+	}
+	trips(500*time.Millisecond, 1000) // ten times the least: queued
+	if f.limit != 2 {
+		t.Fatalf("queued round trips: bound %.1f, want 2", f.limit)
+	}
+	trips(500*time.Millisecond, 3000) // 30 s: the 50 ms least is forgotten
+	if f.limit != 64 {
+		t.Fatalf("steady 500 ms round trips, later: bound %.1f, want 64", f.limit)
+	}
+	if f.in != 0 {
+		t.Fatalf("%d in flight after every request left", f.in)
 	}
 }
