@@ -185,7 +185,7 @@ func (p *pub) announce() {
 	}
 	// One result per game: its nonce is the game's, so a job replayed after
 	// a kill (which may create its messages in another order) posts it once.
-	posted, err := b.send(b.jobCtx(rec.Channel), rec.Channel, m.send(), "r"+rec.ID)
+	posted, err := b.send(p.ctx, rec.Channel, m.send(), "r"+rec.ID)
 	if err != nil {
 		b.log.Warn("post result in channel", "game", rec.ID, "err", err)
 		return
