@@ -511,11 +511,12 @@ func killRandomPlay(t *testing.T, fake *fakediscord.Server) {
 			for _, where := range rt.places() {
 				for _, m := range fake.Messages(where) {
 					if hasControls(m) {
-						t.Logf("in %s: message %s: %.60q [%s]", where, m.ID, m.Text(), m.ButtonsLine())
+						t.Logf("in %s: message %s (nonce %q): %.60q [%s]", where, m.ID, m.Nonce, m.Text(), m.ButtonsLine())
 					}
 				}
 			}
 			t.Logf("the bot's warnings:\n%s", logs.String())
+			logStore(t, dbPath, tables)
 		}
 		for _, where := range rt.places() {
 			if dup := fake.Duplicates(where); len(dup) > 0 {
