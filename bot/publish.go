@@ -639,8 +639,8 @@ func (b *Bot) refreshHands(ctx context.Context, rec *store.Game, g games.Game, s
 			}
 			var moved bool
 			err = b.retry(func() error {
-				// Checked again after the wait for a turn: the change that
-				// moved the view on draws it.
+				// Checked again on every try: the change that moved the
+				// view on meanwhile draws it.
 				if moved = b.viewMoved(drawn, seat) != nil; moved {
 					return nil
 				}

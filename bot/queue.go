@@ -201,7 +201,7 @@ func newSlots(n int, hold time.Duration) slots {
 	return slots{c: make(chan struct{}, n), flight: newFlight(n, maxFlight), hold: hold}
 }
 
-// slot is one job's turn; nil holds nothing.
+// slot is one job's turn.
 type slot struct {
 	s     slots
 	mu    sync.Mutex
@@ -219,9 +219,6 @@ func (s slots) take() *slot {
 
 // release gives the slot up, if it is held.
 func (h *slot) release() {
-	if h == nil {
-		return
-	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.has {
@@ -232,9 +229,6 @@ func (h *slot) release() {
 
 // retake waits for a slot again, after a wait on Discord.
 func (h *slot) retake() {
-	if h == nil {
-		return
-	}
 	h.s.c <- struct{}{}
 	h.mu.Lock()
 	h.has = true

@@ -50,7 +50,8 @@ func (t *rewrite) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // metered spends the global budget for each request Discord counts
-// against the bot's global limit: all but the interaction endpoints.
+// against the bot's global limit: all but the interaction endpoints. It is
+// also where an output job's request gives up the job's slot (queue.go).
 type metered struct {
 	next  http.RoundTripper
 	spend func()
