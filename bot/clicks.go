@@ -29,50 +29,79 @@ func (interactionEvents) Type() string { return interactionEventType }
 func (interactionEvents) New() any     { return new(interactionEvent) }
 
 // interactionEvent is INTERACTION_CREATE as the bot reads it: a click is
-// decoded without its message's Components (left nil); other
-// interactions, which are few, as discordgo decodes them.
+// decoded into the fields the bot reads (wireClick), the rest passed over;
+// other interactions, which are few, as discordgo decodes them.
 type interactionEvent struct {
 	*discordgo.Interaction
 }
 
-type (
-	interactionFields discordgo.Interaction // discordgo's fields without its decoder
-	messageFields     discordgo.Message
-)
-
+// wireClick is what the bot reads of a click. A field the bot starts to
+// read must be added here: everything else stays zero.
 type wireClick struct {
-	interactionFields
-	Data    json.RawMessage `json:"data"`
-	Message *struct {
-		messageFields
-		Components skipped `json:"components"`
+	ID             string                                    `json:"id"`
+	AppID          string                                    `json:"application_id"`
+	Type           discordgo.InteractionType                 `json:"type"`
+	Data           discordgo.MessageComponentInteractionData `json:"data"`
+	GuildID        string                                    `json:"guild_id"`
+	ChannelID      string                                    `json:"channel_id"`
+	Member         *wireMember                               `json:"member"`
+	User           *wireUser                                 `json:"user"`
+	Token          string                                    `json:"token"`
+	AppPermissions int64                                     `json:"app_permissions,string"`
+	Message        *struct {
+		ID        string                 `json:"id"`
+		ChannelID string                 `json:"channel_id"`
+		Flags     discordgo.MessageFlags `json:"flags"`
 	} `json:"message"`
 }
 
-// skipped is a JSON value passed over unread.
-type skipped struct{}
+type wireMember struct {
+	User        *wireUser `json:"user"`
+	Nick        string    `json:"nick"`
+	Permissions int64     `json:"permissions,string"`
+}
 
-func (*skipped) UnmarshalJSON([]byte) error { return nil }
+type wireUser struct {
+	ID         string `json:"id"`
+	Username   string `json:"username"`
+	GlobalName string `json:"global_name"`
+}
+
+func (u *wireUser) user() *discordgo.User {
+	if u == nil {
+		return nil
+	}
+	return &discordgo.User{ID: u.ID, Username: u.Username, GlobalName: u.GlobalName}
+}
 
 func (e *interactionEvent) UnmarshalJSON(raw []byte) error {
+	var kind struct {
+		Type discordgo.InteractionType `json:"type"`
+	}
 	var w wireClick
 	if err := json.Unmarshal(raw, &w); err != nil {
+		// Not a click's shape (a command's data, say): decode it as discordgo does.
+		if json.Unmarshal(raw, &kind) == nil && kind.Type != discordgo.InteractionMessageComponent {
+			e.Interaction = new(discordgo.Interaction)
+			return json.Unmarshal(raw, e.Interaction)
+		}
 		return err
 	}
 	if w.Type != discordgo.InteractionMessageComponent {
 		e.Interaction = new(discordgo.Interaction)
 		return json.Unmarshal(raw, e.Interaction)
 	}
-	var data discordgo.MessageComponentInteractionData
-	if err := json.Unmarshal(w.Data, &data); err != nil {
-		return err
+	it := &discordgo.Interaction{
+		ID: w.ID, AppID: w.AppID, Type: w.Type, Data: w.Data,
+		GuildID: w.GuildID, ChannelID: w.ChannelID, User: w.User.user(),
+		Token: w.Token, AppPermissions: w.AppPermissions,
 	}
-	it := discordgo.Interaction(w.interactionFields)
-	it.Data = data
-	if w.Message != nil {
-		m := discordgo.Message(w.Message.messageFields)
-		it.Message = &m
+	if m := w.Member; m != nil {
+		it.Member = &discordgo.Member{User: m.User.user(), Nick: m.Nick, Permissions: m.Permissions}
 	}
-	e.Interaction = &it
+	if m := w.Message; m != nil {
+		it.Message = &discordgo.Message{ID: m.ID, ChannelID: m.ChannelID, Flags: m.Flags}
+	}
+	e.Interaction = it
 	return nil
 }
