@@ -39,7 +39,7 @@ const hookTries = 3
 
 // ctx marks an output job's requests (withSlot); it sets no deadline.
 func (b *Bot) hook(ctx context.Context, method, url string, data any) error {
-	body, err := json.Marshal(data)
+	body, err := encodePayload(data)
 	if err != nil {
 		return err
 	}
