@@ -1,6 +1,7 @@
 package fakediscord
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
@@ -124,4 +125,38 @@ func cpuTime() time.Duration {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkParseMessage decodes a hand as a bot sends it, the way every
+// callback and webhook edit is decoded.
+func BenchmarkParseMessage(b *testing.B) {
+	raw, _ := json.Marshal(benchHand(7))
+	for b.Loop() {
+		if _, err := parseMessage(raw); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRenderMessage renders a hand, as after every edit.
+func BenchmarkRenderMessage(b *testing.B) {
+	s, _, _, m := handWorld(b)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for b.Loop() {
+		m.rendered = nil
+		s.messageJSONLocked(m)
+	}
+}
+
+// BenchmarkInteractionJSON renders a click's INTERACTION_CREATE, the
+// clicked message already rendered.
+func BenchmarkInteractionJSON(b *testing.B) {
+	s, _, click, _ := handWorld(b)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	data := wireComponentData{CustomID: "mv:1:2:play", ComponentType: int(discordgo.ButtonComponent)}
+	for b.Loop() {
+		s.interactionJSONLocked(click, data)
+	}
 }

@@ -84,6 +84,10 @@ type event struct {
 }
 
 func (s *Server) eventLocked(name string, v any) event {
+	if w, ok := v.(wireMessage); ok { // MESSAGE_CREATE and MESSAGE_UPDATE
+		s.encodeBuf = appendMessage(s.encodeBuf[:0], &w)
+		return s.renderedEventLocked(name, slices.Clone(s.encodeBuf))
+	}
 	b, err := json.Marshal(v)
 	if err != nil {
 		panic(err)

@@ -52,9 +52,7 @@ func (it *interaction) describe() string {
 
 // wireInteraction is INTERACTION_CREATE's payload up to the message a
 // component is on, which goes between it and wireInteractionRest
-// (interactionJSONLocked): the message is spliced in as messageJSONLocked
-// rendered it, which encoding/json would parse and copy all over again as
-// a json.RawMessage field.
+// (appendInteraction).
 type wireInteraction struct {
 	ID            string               `json:"id"`
 	ApplicationID string               `json:"application_id"`
@@ -121,31 +119,17 @@ type wireSubmittedInput struct {
 	Value    string                  `json:"value"`
 }
 
-// interactionJSONLocked renders INTERACTION_CREATE's payload.
+// interactionJSONLocked renders INTERACTION_CREATE's payload, the message a
+// component is on as messageJSONLocked rendered it.
 func (s *Server) interactionJSONLocked(it *interaction, data any) []byte {
 	w, r := s.interactionWireLocked(it, data)
-	head, err := json.Marshal(w)
-	if err != nil {
-		panic(err)
-	}
-	rest, err := json.Marshal(r)
-	if err != nil {
-		panic(err)
-	}
 	var msg []byte
 	if s.liveLocked(it.source) {
 		msg = s.messageJSONLocked(it.source)
 		msg = msg[:len(msg)-1] // the newline
 	}
-	// {head…} {rest…} and the message become {head…,"message":{…},rest…}.
-	b := make([]byte, 0, len(head)+len(msg)+len(rest)+16)
-	b = append(b, head[:len(head)-1]...)
-	if msg != nil {
-		b = append(b, `,"message":`...)
-		b = append(b, msg...)
-	}
-	b = append(b, ',')
-	return append(b, rest[1:]...)
+	s.encodeBuf = appendInteraction(s.encodeBuf[:0], &w, msg, &r)
+	return slices.Clone(s.encodeBuf)
 }
 
 func (s *Server) interactionWireLocked(it *interaction, data any) (wireInteraction, wireInteractionRest) {

@@ -496,11 +496,9 @@ func (s *Server) messageJSONLocked(m *message) []byte {
 	if keep && m.rendered != nil {
 		return m.rendered
 	}
-	b, err := json.Marshal(s.messageWireLocked(m, false))
-	if err != nil {
-		panic(err)
-	}
-	b = append(b, '\n')
+	w := s.messageWireLocked(m, false)
+	s.encodeBuf = append(appendMessage(s.encodeBuf[:0], &w), '\n')
+	b := slices.Clone(s.encodeBuf) // sized once, where appends would grow it step by step
 	if keep {
 		if old := s.rendered[s.renderedNext]; old != nil {
 			old.rendered = nil

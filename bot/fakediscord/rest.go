@@ -63,6 +63,13 @@ func prepare(method, pattern string, body []byte) prepared {
 	switch {
 	case method == http.MethodGet || method == http.MethodDelete:
 	case strings.HasSuffix(pattern, "/callback"):
+		if resp, msg, ok := decodeCallback(body); ok {
+			p.valid, p.callback = true, resp
+			if resp.Data != nil {
+				p.raw, p.msg = resp.Data, msg
+			}
+			return p
+		}
 		resp := new(callbackBody)
 		if err := json.Unmarshal(body, resp); err != nil {
 			if json.Valid(body) {
@@ -108,11 +115,12 @@ func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /gateway", s.serveGateway)
 	mux.HandleFunc("GET /gateway/", s.serveGateway)
-	api := http.NewServeMux()
+	// One mux for the gateway and the API: a second one behind "/" matched
+	// every request twice more (its Handler, then its ServeHTTP).
 	handle := func(pattern string, h func(*call)) {
 		method, path, _ := strings.Cut(pattern, " ")
 		for _, prefix := range apiPrefixes {
-			api.HandleFunc(method+" "+prefix+path, func(w http.ResponseWriter, r *http.Request) {
+			mux.HandleFunc(method+" "+prefix+path, func(w http.ResponseWriter, r *http.Request) {
 				s.serveCall(w, r, path, h)
 			})
 		}
@@ -165,12 +173,9 @@ func (s *Server) routes() http.Handler {
 	unexpected := func(c *call) {
 		c.reject(http.StatusNotFound, 0, "404: Not Found", "unexpected request (not modelled by the fake)")
 	}
+	// What no route matches, by path or by method, is unexpected.
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		if _, pattern := api.Handler(r); pattern == "" {
-			s.serveCall(w, r, "", unexpected)
-			return
-		}
-		api.ServeHTTP(w, r)
+		s.serveCall(w, r, "", unexpected)
 	})
 	return mux
 }
@@ -311,6 +316,11 @@ func (c *call) describe() string { return c.r.Method + " " + c.r.URL.Path }
 func (c *call) reply(status int, v any) {
 	c.w.Header().Set("Content-Type", "application/json")
 	c.w.WriteHeader(status)
+	if w, ok := v.(wireMessage); ok { // a message created
+		c.s.encodeBuf = append(appendMessage(c.s.encodeBuf[:0], &w), '\n')
+		c.w.Write(c.s.encodeBuf)
+		return
+	}
 	json.NewEncoder(c.w).Encode(v)
 }
 

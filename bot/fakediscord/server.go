@@ -137,6 +137,7 @@ type Server struct {
 	// oldest replaced first.
 	rendered     [renderedKept]*message
 	renderedNext int
+	encodeBuf    []byte // where JSON is written before it is copied out (encode.go)
 
 	// Faults (faults.go).
 	scheduled          []*Fault
@@ -644,5 +645,6 @@ func idLess(a, b string) bool {
 }
 
 func timestamp(t time.Time) string {
-	return t.UTC().Format("2006-01-02T15:04:05.000000+00:00")
+	var buf [len(timestampLayout)]byte
+	return string(appendTimestamp(buf[:0], t))
 }

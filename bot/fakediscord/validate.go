@@ -171,6 +171,9 @@ var payloadKeyByName = map[string]payloadKeys{
 }
 
 func parseMessage(raw []byte) (*messageParams, error) {
+	if p, ok := decodeMessage(raw); ok {
+		return p, nil
+	}
 	p := &messageParams{}
 	if err := json.Unmarshal(raw, p); err != nil {
 		return nil, err

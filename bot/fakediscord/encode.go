@@ -1,0 +1,674 @@
+package fakediscord
+
+import (
+	"encoding/json"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// The JSON of the payloads the fake sends on every move, written by hand:
+// a message (REST responses, MESSAGE_CREATE and MESSAGE_UPDATE, and the
+// message inside INTERACTION_CREATE) and INTERACTION_CREATE itself.
+// encoding/json, walking the types by reflection, took three to four times
+// as long (BenchmarkRenderMessage, BenchmarkInteractionJSON). The bytes
+// are exactly json.Marshal's: encode_test.go compares the two on values
+// with every field of every type set at random. What no move sends
+// (reactions, threads, attachments, select options, emoji, nonces, other
+// interaction data) still goes through json.Marshal.
+
+// appendJSON appends v as json.Marshal writes it.
+func appendJSON(b []byte, v any) []byte {
+	j, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return append(b, j...)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString appends s quoted as encoding/json quotes it: <, > and & as
+// \u escapes, \b \f \n \r \t short, other control characters as \u00XX.
+// It leaves invalid UTF-8, which json.Marshal replaces, to json.Marshal.
+func appendString(b []byte, s string) []byte {
+	start := len(b)
+	b = append(b, '"')
+	done := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+				i++
+				continue
+			}
+			b = append(b, s[done:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			done = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			return appendJSON(b[:start], s)
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, s[done:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
+			done = i + size
+		}
+		i += size
+	}
+	b = append(b, s[done:]...)
+	return append(b, '"')
+}
+
+func appendInt(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) }
+
+func appendBool(b []byte, v bool) []byte { return strconv.AppendBool(b, v) }
+
+// appendStringPtr appends *p, or null.
+func appendStringPtr(b []byte, p *string) []byte {
+	if p == nil {
+		return append(b, "null"...)
+	}
+	return appendString(b, *p)
+}
+
+func appendStrings(b []byte, list []string) []byte {
+	if list == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, s := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, s)
+	}
+	return append(b, ']')
+}
+
+// appendEmpties appends a list of empty objects, as []struct{} marshals.
+func appendEmpties(b []byte, list []struct{}) []byte {
+	if list == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i := range list {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, "{}"...)
+	}
+	return append(b, ']')
+}
+
+// Objects whose members may all be left out (omitempty) are appended
+// without their brace, each member after a comma: endObject turns the
+// first comma into the brace, or appends {} when there is none.
+
+func appendKey(b []byte, key string) []byte {
+	b = append(b, ',', '"')
+	b = append(b, key...)
+	return append(b, '"', ':')
+}
+
+func endObject(b []byte, start int) []byte {
+	if len(b) == start {
+		return append(b, "{}"...)
+	}
+	b[start] = '{'
+	return append(b, '}')
+}
+
+func appendUser(b []byte, u *wireUser) []byte {
+	b = append(b, `{"id":`...)
+	b = appendString(b, u.ID)
+	b = append(b, `,"username":`...)
+	b = appendString(b, u.Username)
+	b = append(b, `,"global_name":`...)
+	b = appendStringPtr(b, u.GlobalName)
+	b = append(b, `,"discriminator":`...)
+	b = appendString(b, u.Discriminator)
+	b = append(b, `,"avatar":`...)
+	b = appendStringPtr(b, u.Avatar)
+	if u.Bot {
+		b = append(b, `,"bot":true`...)
+	}
+	b = append(b, `,"public_flags":`...)
+	b = appendInt(b, u.PublicFlags)
+	return append(b, '}')
+}
+
+func appendMember(b []byte, m *wireMember) []byte {
+	start := len(b)
+	if m.User != nil {
+		b = appendKey(b, "user")
+		b = appendUser(b, m.User)
+	}
+	b = appendKey(b, "nick")
+	b = appendStringPtr(b, m.Nick)
+	b = append(b, `,"avatar":`...)
+	b = appendStringPtr(b, m.Avatar)
+	b = append(b, `,"roles":`...)
+	b = appendStrings(b, m.Roles)
+	b = append(b, `,"joined_at":`...)
+	b = appendString(b, m.JoinedAt)
+	b = append(b, `,"premium_since":`...)
+	b = appendStringPtr(b, m.PremiumSince)
+	b = append(b, `,"deaf":`...)
+	b = appendBool(b, m.Deaf)
+	b = append(b, `,"mute":`...)
+	b = appendBool(b, m.Mute)
+	b = append(b, `,"flags":`...)
+	b = appendInt(b, m.Flags)
+	b = append(b, `,"pending":`...)
+	b = appendBool(b, m.Pending)
+	if m.Permissions != "" {
+		b = append(b, `,"permissions":`...)
+		b = appendString(b, m.Permissions)
+	}
+	return endObject(b, start)
+}
+
+func appendChannel(b []byte, c *wireChannel) []byte {
+	b = append(b, `{"id":`...)
+	b = appendString(b, c.ID)
+	b = append(b, `,"type":`...)
+	b = appendInt(b, c.Type)
+	b = append(b, `,"guild_id":`...)
+	b = appendString(b, c.GuildID)
+	b = append(b, `,"name":`...)
+	b = appendString(b, c.Name)
+	b = append(b, `,"position":`...)
+	b = appendInt(b, c.Position)
+	b = append(b, `,"permission_overwrites":`...)
+	b = appendEmpties(b, c.PermissionOverwrites)
+	b = append(b, `,"nsfw":`...)
+	b = appendBool(b, c.NSFW)
+	b = append(b, `,"topic":`...)
+	b = appendStringPtr(b, c.Topic)
+	b = append(b, `,"last_message_id":`...)
+	b = appendStringPtr(b, c.LastMessageID)
+	b = append(b, `,"parent_id":`...)
+	b = appendStringPtr(b, c.ParentID)
+	b = append(b, `,"rate_limit_per_user":`...)
+	b = appendInt(b, c.RateLimitPerUser)
+	b = append(b, `,"flags":`...)
+	b = appendInt(b, c.Flags)
+	if c.Permissions != "" {
+		b = append(b, `,"permissions":`...)
+		b = appendString(b, c.Permissions)
+	}
+	return append(b, '}')
+}
+
+func appendComponents(b []byte, cs []*component) []byte {
+	if cs == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, c := range cs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendComponent(b, c)
+	}
+	return append(b, ']')
+}
+
+func appendComponent(b []byte, c *component) []byte {
+	if c == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, `{"type":`...)
+	b = appendInt(b, int(c.Type))
+	if c.ID != 0 {
+		b = append(b, `,"id":`...)
+		b = appendInt(b, c.ID)
+	}
+	if c.CustomID != "" {
+		b = append(b, `,"custom_id":`...)
+		b = appendString(b, c.CustomID)
+	}
+	if c.Style != 0 {
+		b = append(b, `,"style":`...)
+		b = appendInt(b, c.Style)
+	}
+	if c.Label != "" {
+		b = append(b, `,"label":`...)
+		b = appendString(b, c.Label)
+	}
+	if c.Emoji != nil {
+		b = append(b, `,"emoji":`...)
+		b = appendJSON(b, c.Emoji)
+	}
+	if c.URL != "" {
+		b = append(b, `,"url":`...)
+		b = appendString(b, c.URL)
+	}
+	if c.SKUID != "" {
+		b = append(b, `,"sku_id":`...)
+		b = appendString(b, c.SKUID)
+	}
+	if c.Disabled {
+		b = append(b, `,"disabled":true`...)
+	}
+	if c.Placeholder != "" {
+		b = append(b, `,"placeholder":`...)
+		b = appendString(b, c.Placeholder)
+	}
+	b = appendIntPtr(b, `,"min_values":`, c.MinValues)
+	b = appendIntPtr(b, `,"max_values":`, c.MaxValues)
+	if len(c.Options) > 0 {
+		b = append(b, `,"options":`...)
+		b = appendJSON(b, c.Options)
+	}
+	b = appendIntPtr(b, `,"min_length":`, c.MinLength)
+	b = appendIntPtr(b, `,"max_length":`, c.MaxLength)
+	if c.Required != nil {
+		b = append(b, `,"required":`...)
+		b = appendBool(b, *c.Required)
+	}
+	if c.Value != "" {
+		b = append(b, `,"value":`...)
+		b = appendString(b, c.Value)
+	}
+	if len(c.Components) > 0 {
+		b = append(b, `,"components":`...)
+		b = appendComponents(b, c.Components)
+	}
+	return append(b, '}')
+}
+
+// appendIntPtr appends an omitempty *int member, key and all, if set.
+func appendIntPtr(b []byte, key string, p *int) []byte {
+	if p == nil {
+		return b
+	}
+	b = append(b, key...)
+	return appendInt(b, *p)
+}
+
+// appendOmitString appends an omitempty string member, if not empty.
+func appendOmitString(b []byte, key, s string) []byte {
+	if s == "" {
+		return b
+	}
+	b = appendKey(b, key)
+	return appendString(b, s)
+}
+
+func appendOmitInt(b []byte, key string, n int) []byte {
+	if n == 0 {
+		return b
+	}
+	b = appendKey(b, key)
+	return appendInt(b, n)
+}
+
+func appendEmbeds(b []byte, embeds []*discordgo.MessageEmbed) []byte {
+	if embeds == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, e := range embeds {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendEmbed(b, e)
+	}
+	return append(b, ']')
+}
+
+func appendEmbed(b []byte, e *discordgo.MessageEmbed) []byte {
+	if e == nil {
+		return append(b, "null"...)
+	}
+	start := len(b)
+	b = appendOmitString(b, "url", e.URL)
+	b = appendOmitString(b, "type", string(e.Type))
+	b = appendOmitString(b, "title", e.Title)
+	b = appendOmitString(b, "description", e.Description)
+	b = appendOmitString(b, "timestamp", e.Timestamp)
+	b = appendOmitInt(b, "color", e.Color)
+	if f := e.Footer; f != nil {
+		b = appendKey(b, "footer")
+		at := len(b)
+		b = appendOmitString(b, "text", f.Text)
+		b = appendOmitString(b, "icon_url", f.IconURL)
+		b = appendOmitString(b, "proxy_icon_url", f.ProxyIconURL)
+		b = endObject(b, at)
+	}
+	if im := e.Image; im != nil {
+		b = appendKey(b, "image")
+		b = appendImage(b, im.URL, im.ProxyURL, im.Width, im.Height)
+	}
+	if th := e.Thumbnail; th != nil {
+		b = appendKey(b, "thumbnail")
+		b = appendImage(b, th.URL, th.ProxyURL, th.Width, th.Height)
+	}
+	if v := e.Video; v != nil {
+		b = appendKey(b, "video")
+		at := len(b)
+		b = appendOmitString(b, "url", v.URL)
+		b = appendOmitInt(b, "width", v.Width)
+		b = appendOmitInt(b, "height", v.Height)
+		b = endObject(b, at)
+	}
+	if p := e.Provider; p != nil {
+		b = appendKey(b, "provider")
+		at := len(b)
+		b = appendOmitString(b, "url", p.URL)
+		b = appendOmitString(b, "name", p.Name)
+		b = endObject(b, at)
+	}
+	if a := e.Author; a != nil {
+		b = appendKey(b, "author")
+		at := len(b)
+		b = appendOmitString(b, "url", a.URL)
+		b = appendKey(b, "name")
+		b = appendString(b, a.Name)
+		b = appendOmitString(b, "icon_url", a.IconURL)
+		b = appendOmitString(b, "proxy_icon_url", a.ProxyIconURL)
+		b = endObject(b, at)
+	}
+	if len(e.Fields) > 0 {
+		b = appendKey(b, "fields")
+		b = append(b, '[')
+		for i, f := range e.Fields {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if f == nil {
+				b = append(b, "null"...)
+				continue
+			}
+			b = append(b, `{"name":`...)
+			b = appendString(b, f.Name)
+			b = append(b, `,"value":`...)
+			b = appendString(b, f.Value)
+			if f.Inline {
+				b = append(b, `,"inline":true`...)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	return endObject(b, start)
+}
+
+// appendImage appends an embed's image or thumbnail, which share a shape.
+func appendImage(b []byte, url, proxy string, width, height int) []byte {
+	b = append(b, `{"url":`...)
+	b = appendString(b, url)
+	if proxy != "" {
+		b = append(b, `,"proxy_url":`...)
+		b = appendString(b, proxy)
+	}
+	if width != 0 {
+		b = append(b, `,"width":`...)
+		b = appendInt(b, width)
+	}
+	if height != 0 {
+		b = append(b, `,"height":`...)
+		b = appendInt(b, height)
+	}
+	return append(b, '}')
+}
+
+func appendIntegrationOwners(b []byte, o *wireIntegrationOwners) []byte {
+	b = append(b, `{"0":`...)
+	b = appendString(b, o.Guild)
+	return append(b, '}')
+}
+
+func appendInteractionMeta(b []byte, m *wireInteractionMeta) []byte {
+	b = append(b, `{"id":`...)
+	b = appendString(b, m.ID)
+	b = append(b, `,"type":`...)
+	b = appendInt(b, m.Type)
+	b = append(b, `,"user":`...)
+	b = appendUser(b, &m.User)
+	b = append(b, `,"authorizing_integration_owners":`...)
+	b = appendIntegrationOwners(b, &m.AuthorizingIntegrationOwners)
+	if m.InteractedMessageID != "" {
+		b = append(b, `,"interacted_message_id":`...)
+		b = appendString(b, m.InteractedMessageID)
+	}
+	if m.TriggeringInteractionMeta != nil {
+		b = append(b, `,"triggering_interaction_metadata":`...)
+		b = appendInteractionMeta(b, m.TriggeringInteractionMeta)
+	}
+	return append(b, '}')
+}
+
+// appendMessage appends a message as json.Marshal(*w) writes it.
+func appendMessage(b []byte, w *wireMessage) []byte {
+	b = append(b, `{"id":`...)
+	b = appendString(b, w.ID)
+	b = append(b, `,"type":`...)
+	b = appendInt(b, w.Type)
+	b = append(b, `,"content":`...)
+	b = appendString(b, w.Content)
+	b = append(b, `,"channel_id":`...)
+	b = appendString(b, w.ChannelID)
+	b = append(b, `,"author":`...)
+	b = appendUser(b, &w.Author)
+	b = append(b, `,"attachments":`...)
+	if len(w.Attachments) == 0 && w.Attachments != nil {
+		b = append(b, "[]"...)
+	} else {
+		b = appendJSON(b, w.Attachments)
+	}
+	b = append(b, `,"embeds":`...)
+	b = appendEmbeds(b, w.Embeds)
+	b = append(b, `,"mentions":`...)
+	if w.Mentions == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i := range w.Mentions {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendUser(b, &w.Mentions[i])
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `,"mention_roles":`...)
+	b = appendStrings(b, w.MentionRoles)
+	b = append(b, `,"pinned":`...)
+	b = appendBool(b, w.Pinned)
+	b = append(b, `,"mention_everyone":`...)
+	b = appendBool(b, w.MentionEveryone)
+	b = append(b, `,"tts":`...)
+	b = appendBool(b, w.TTS)
+	b = append(b, `,"timestamp":`...)
+	b = appendString(b, w.Timestamp)
+	b = append(b, `,"edited_timestamp":`...)
+	b = appendStringPtr(b, w.EditedTimestamp)
+	b = append(b, `,"flags":`...)
+	b = appendInt(b, w.Flags)
+	b = append(b, `,"components":`...)
+	b = appendComponents(b, w.Components)
+	if len(w.Reactions) > 0 {
+		b = append(b, `,"reactions":`...)
+		b = appendJSON(b, w.Reactions)
+	}
+	if w.WebhookID != "" {
+		b = append(b, `,"webhook_id":`...)
+		b = appendString(b, w.WebhookID)
+	}
+	if w.ApplicationID != "" {
+		b = append(b, `,"application_id":`...)
+		b = appendString(b, w.ApplicationID)
+	}
+	if r := w.MessageReference; r != nil {
+		b = append(b, `,"message_reference":{"type":`...)
+		b = appendInt(b, r.Type)
+		if r.MessageID != "" {
+			b = append(b, `,"message_id":`...)
+			b = appendString(b, r.MessageID)
+		}
+		b = append(b, `,"channel_id":`...)
+		b = appendString(b, r.ChannelID)
+		b = append(b, `,"guild_id":`...)
+		b = appendString(b, r.GuildID)
+		b = append(b, '}')
+	}
+	if w.InteractionMetadata != nil {
+		b = append(b, `,"interaction_metadata":`...)
+		b = appendInteractionMeta(b, w.InteractionMetadata)
+	}
+	if it := w.Interaction; it != nil {
+		b = append(b, `,"interaction":{"id":`...)
+		b = appendString(b, it.ID)
+		b = append(b, `,"type":`...)
+		b = appendInt(b, it.Type)
+		b = append(b, `,"name":`...)
+		b = appendString(b, it.Name)
+		b = append(b, `,"user":`...)
+		b = appendUser(b, &it.User)
+		b = append(b, '}')
+	}
+	if w.GuildID != "" {
+		b = append(b, `,"guild_id":`...)
+		b = appendString(b, w.GuildID)
+	}
+	if w.Member != nil {
+		b = append(b, `,"member":`...)
+		b = appendMember(b, w.Member)
+	}
+	if len(w.Nonce) > 0 {
+		b = append(b, `,"nonce":`...)
+		b = appendJSON(b, w.Nonce)
+	}
+	if w.Thread != nil {
+		b = append(b, `,"thread":`...)
+		b = appendJSON(b, w.Thread)
+	}
+	return append(b, '}')
+}
+
+// appendInteraction appends INTERACTION_CREATE's payload: w, then msg (a
+// message's JSON, if not nil) as "message", then r.
+func appendInteraction(b []byte, w *wireInteraction, msg []byte, r *wireInteractionRest) []byte {
+	b = append(b, `{"id":`...)
+	b = appendString(b, w.ID)
+	b = append(b, `,"application_id":`...)
+	b = appendString(b, w.ApplicationID)
+	b = append(b, `,"type":`...)
+	b = appendInt(b, w.Type)
+	b = append(b, `,"data":`...)
+	if d, ok := w.Data.(wireComponentData); ok {
+		b = append(b, `{"custom_id":`...)
+		b = appendString(b, d.CustomID)
+		b = append(b, `,"component_type":`...)
+		b = appendInt(b, d.ComponentType)
+		if d.Values != nil {
+			b = append(b, `,"values":`...)
+			b = appendStrings(b, *d.Values)
+		}
+		b = append(b, '}')
+	} else {
+		b = appendJSON(b, w.Data)
+	}
+	b = append(b, `,"guild":{"features":`...)
+	b = appendStrings(b, w.Guild.Features)
+	b = append(b, `,"id":`...)
+	b = appendString(b, w.Guild.ID)
+	b = append(b, `,"locale":`...)
+	b = appendString(b, w.Guild.Locale)
+	b = append(b, `},"guild_id":`...)
+	b = appendString(b, w.GuildID)
+	b = append(b, `,"channel":`...)
+	if c, ok := w.Channel.(wireChannel); ok {
+		b = appendChannel(b, &c)
+	} else {
+		b = appendJSON(b, w.Channel)
+	}
+	b = append(b, `,"channel_id":`...)
+	b = appendString(b, w.ChannelID)
+	b = append(b, `,"member":`...)
+	b = appendMember(b, &w.Member)
+	b = append(b, `,"token":`...)
+	b = appendString(b, w.Token)
+	b = append(b, `,"version":`...)
+	b = appendInt(b, w.Version)
+	if msg != nil {
+		b = append(b, `,"message":`...)
+		b = append(b, msg...)
+	}
+	b = append(b, `,"app_permissions":`...)
+	b = appendString(b, r.AppPermissions)
+	b = append(b, `,"locale":`...)
+	b = appendString(b, r.Locale)
+	b = append(b, `,"guild_locale":`...)
+	b = appendString(b, r.GuildLocale)
+	b = append(b, `,"entitlements":`...)
+	b = appendEmpties(b, r.Entitlements)
+	b = append(b, `,"authorizing_integration_owners":`...)
+	b = appendIntegrationOwners(b, &r.AuthorizingIntegrationOwners)
+	b = append(b, `,"context":`...)
+	b = appendInt(b, r.Context)
+	b = append(b, `,"attachment_size_limit":`...)
+	b = appendInt(b, r.AttachmentSizeLimit)
+	return append(b, '}')
+}
+
+// timestampLayout is how Discord writes times.
+const timestampLayout = "2006-01-02T15:04:05.000000+00:00"
+
+// appendTimestamp appends t in UTC as t.UTC().AppendFormat(b,
+// timestampLayout) does, without interpreting the layout every time.
+func appendTimestamp(b []byte, t time.Time) []byte {
+	t = t.UTC()
+	year, month, day := t.Date()
+	if year < 0 || year > 9999 {
+		return t.AppendFormat(b, timestampLayout)
+	}
+	hour, min, sec := t.Clock()
+	b = appendDigits(b, year, 4)
+	b = append(b, '-')
+	b = appendDigits(b, int(month), 2)
+	b = append(b, '-')
+	b = appendDigits(b, day, 2)
+	b = append(b, 'T')
+	b = appendDigits(b, hour, 2)
+	b = append(b, ':')
+	b = appendDigits(b, min, 2)
+	b = append(b, ':')
+	b = appendDigits(b, sec, 2)
+	b = append(b, '.')
+	b = appendDigits(b, t.Nanosecond()/1000, 6)
+	return append(b, "+00:00"...)
+}
+
+// appendDigits appends n, 0 ≤ n < 10^width, zero-padded to width digits.
+func appendDigits(b []byte, n, width int) []byte {
+	b = append(b, "000000"[:width]...)
+	for i := len(b) - 1; n > 0; i-- {
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return b
+}
