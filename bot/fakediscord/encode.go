@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"strconv"
 	"time"
-	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/cardtable/cardbot/bot/internal/jsonquote"
 )
 
 // The JSON of the payloads the fake sends on every move, written by hand:
@@ -28,57 +28,7 @@ func appendJSON(b []byte, v any) []byte {
 	return append(b, j...)
 }
 
-const hexDigits = "0123456789abcdef"
-
-// appendString appends s quoted as encoding/json quotes it: <, > and & as
-// \u escapes, \b \f \n \r \t short, other control characters as \u00XX.
-// It leaves invalid UTF-8, which json.Marshal replaces, to json.Marshal.
-func appendString(b []byte, s string) []byte {
-	start := len(b)
-	b = append(b, '"')
-	done := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[done:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			done = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			return appendJSON(b[:start], s)
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[done:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			done = i + size
-		}
-		i += size
-	}
-	b = append(b, s[done:]...)
-	return append(b, '"')
-}
+func appendString(b []byte, s string) []byte { return jsonquote.Append(b, s) }
 
 func appendInt(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) }
 
