@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/bwmarrin/discordgo"
-	"github.com/cardtable/cardbot/bot/internal/jsonquote"
+	"github.com/cardtable/cardbot/bot/internal/wirejson"
 )
 
 // hook's bodies are written here rather than by json.Marshal: each of
@@ -345,74 +345,13 @@ func (w *payloadWriter) emoji(e *discordgo.ComponentEmoji) {
 }
 
 func (w *payloadWriter) embeds(es []*discordgo.MessageEmbed) bool {
-	if es == nil {
-		w.null()
-		return true
-	}
-	w.open('[')
 	for _, e := range es {
-		if e == nil {
-			w.null()
-			continue
-		}
 		// The bot's embeds have no pictures, video, provider or author.
-		if e.Image != nil || e.Thumbnail != nil || e.Video != nil || e.Provider != nil || e.Author != nil {
+		if e != nil && (e.Image != nil || e.Thumbnail != nil || e.Video != nil || e.Provider != nil || e.Author != nil) {
 			return false
 		}
-		w.open('{')
-		if e.URL != "" {
-			w.str(`"url":`, e.URL)
-		}
-		if e.Type != "" {
-			w.str(`"type":`, string(e.Type))
-		}
-		if e.Title != "" {
-			w.str(`"title":`, e.Title)
-		}
-		if e.Description != "" {
-			w.str(`"description":`, e.Description)
-		}
-		if e.Timestamp != "" {
-			w.str(`"timestamp":`, e.Timestamp)
-		}
-		if e.Color != 0 {
-			w.num(`"color":`, int64(e.Color))
-		}
-		if f := e.Footer; f != nil {
-			w.key(`"footer":`)
-			w.open('{')
-			if f.Text != "" {
-				w.str(`"text":`, f.Text)
-			}
-			if f.IconURL != "" {
-				w.str(`"icon_url":`, f.IconURL)
-			}
-			if f.ProxyIconURL != "" {
-				w.str(`"proxy_icon_url":`, f.ProxyIconURL)
-			}
-			w.close('}')
-		}
-		if len(e.Fields) > 0 {
-			w.key(`"fields":`)
-			w.open('[')
-			for _, f := range e.Fields {
-				if f == nil {
-					w.null()
-					continue
-				}
-				w.open('{')
-				w.str(`"name":`, f.Name)
-				w.str(`"value":`, f.Value)
-				if f.Inline {
-					w.boolean(`"inline":`, true)
-				}
-				w.close('}')
-			}
-			w.close(']')
-		}
-		w.close('}')
 	}
-	w.close(']')
+	w.b = append(wirejson.Embeds(w.b, es), ',')
 	return true
 }
 
@@ -430,7 +369,7 @@ func (w *payloadWriter) mentions(m *discordgo.MessageAllowedMentions) {
 	} else {
 		w.open('[')
 		for _, p := range m.Parse {
-			w.b = jsonquote.Append(w.b, string(p))
+			w.b = wirejson.String(w.b, string(p))
 			w.b = append(w.b, ',')
 		}
 		w.close(']')
@@ -449,7 +388,7 @@ func (w *payloadWriter) strs(key string, ss []string) {
 	w.key(key)
 	w.open('[')
 	for _, s := range ss {
-		w.b = jsonquote.Append(w.b, s)
+		w.b = wirejson.String(w.b, s)
 		w.b = append(w.b, ',')
 	}
 	w.close(']')
@@ -474,7 +413,7 @@ func (w *payloadWriter) null() { w.b = append(w.b, "null,"...) }
 
 func (w *payloadWriter) str(key, s string) {
 	w.b = append(w.b, key...)
-	w.b = jsonquote.Append(w.b, s)
+	w.b = wirejson.String(w.b, s)
 	w.b = append(w.b, ',')
 }
 

@@ -12,7 +12,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/cardtable/cardbot/bot/internal/jsonquote"
+	"github.com/cardtable/cardbot/bot/internal/wirejson"
 	"github.com/cardtable/cardbot/games"
 	"github.com/cardtable/cardbot/games/gamestest"
 	"github.com/cardtable/cardbot/store"
@@ -188,7 +188,7 @@ func TestJSONStringEscapes(t *testing.T) {
 	}
 	for _, s := range strs {
 		want, _ := json.Marshal(s)
-		if got := jsonquote.Append(nil, s); !bytes.Equal(got, want) {
+		if got := wirejson.String(nil, s); !bytes.Equal(got, want) {
 			t.Fatalf("%q: got %s, want %s", s, got, want)
 		}
 	}

@@ -5,8 +5,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-	"github.com/cardtable/cardbot/bot/internal/jsonquote"
+	"github.com/cardtable/cardbot/bot/internal/wirejson"
 )
 
 // The JSON of the payloads the fake sends on every move, written by hand:
@@ -28,7 +27,7 @@ func appendJSON(b []byte, v any) []byte {
 	return append(b, j...)
 }
 
-func appendString(b []byte, s string) []byte { return jsonquote.Append(b, s) }
+func appendString(b []byte, s string) []byte { return wirejson.String(b, s) }
 
 func appendInt(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) }
 
@@ -71,23 +70,10 @@ func appendEmpties(b []byte, list []struct{}) []byte {
 	return append(b, ']')
 }
 
-// Objects whose members may all be left out (omitempty) are appended
-// without their brace, each member after a comma: endObject turns the
-// first comma into the brace, or appends {} when there is none.
-
-func appendKey(b []byte, key string) []byte {
-	b = append(b, ',', '"')
-	b = append(b, key...)
-	return append(b, '"', ':')
-}
-
-func endObject(b []byte, start int) []byte {
-	if len(b) == start {
-		return append(b, "{}"...)
-	}
-	b[start] = '{'
-	return append(b, '}')
-}
+func appendKey(b []byte, key string) []byte            { return wirejson.Key(b, key) }
+func endObject(b []byte, start int) []byte             { return wirejson.EndObject(b, start) }
+func appendOmitString(b []byte, key, s string) []byte  { return wirejson.OmitString(b, key, s) }
+func appendOmitInt(b []byte, key string, n int) []byte { return wirejson.OmitInt(b, key, n) }
 
 func appendUser(b []byte, u *wireUser) []byte {
 	b = append(b, `{"id":`...)
@@ -258,133 +244,6 @@ func appendIntPtr(b []byte, key string, p *int) []byte {
 	return appendInt(b, *p)
 }
 
-// appendOmitString appends an omitempty string member, if not empty.
-func appendOmitString(b []byte, key, s string) []byte {
-	if s == "" {
-		return b
-	}
-	b = appendKey(b, key)
-	return appendString(b, s)
-}
-
-func appendOmitInt(b []byte, key string, n int) []byte {
-	if n == 0 {
-		return b
-	}
-	b = appendKey(b, key)
-	return appendInt(b, n)
-}
-
-func appendEmbeds(b []byte, embeds []*discordgo.MessageEmbed) []byte {
-	if embeds == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, e := range embeds {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendEmbed(b, e)
-	}
-	return append(b, ']')
-}
-
-func appendEmbed(b []byte, e *discordgo.MessageEmbed) []byte {
-	if e == nil {
-		return append(b, "null"...)
-	}
-	start := len(b)
-	b = appendOmitString(b, "url", e.URL)
-	b = appendOmitString(b, "type", string(e.Type))
-	b = appendOmitString(b, "title", e.Title)
-	b = appendOmitString(b, "description", e.Description)
-	b = appendOmitString(b, "timestamp", e.Timestamp)
-	b = appendOmitInt(b, "color", e.Color)
-	if f := e.Footer; f != nil {
-		b = appendKey(b, "footer")
-		at := len(b)
-		b = appendOmitString(b, "text", f.Text)
-		b = appendOmitString(b, "icon_url", f.IconURL)
-		b = appendOmitString(b, "proxy_icon_url", f.ProxyIconURL)
-		b = endObject(b, at)
-	}
-	if im := e.Image; im != nil {
-		b = appendKey(b, "image")
-		b = appendImage(b, im.URL, im.ProxyURL, im.Width, im.Height)
-	}
-	if th := e.Thumbnail; th != nil {
-		b = appendKey(b, "thumbnail")
-		b = appendImage(b, th.URL, th.ProxyURL, th.Width, th.Height)
-	}
-	if v := e.Video; v != nil {
-		b = appendKey(b, "video")
-		at := len(b)
-		b = appendOmitString(b, "url", v.URL)
-		b = appendOmitInt(b, "width", v.Width)
-		b = appendOmitInt(b, "height", v.Height)
-		b = endObject(b, at)
-	}
-	if p := e.Provider; p != nil {
-		b = appendKey(b, "provider")
-		at := len(b)
-		b = appendOmitString(b, "url", p.URL)
-		b = appendOmitString(b, "name", p.Name)
-		b = endObject(b, at)
-	}
-	if a := e.Author; a != nil {
-		b = appendKey(b, "author")
-		at := len(b)
-		b = appendOmitString(b, "url", a.URL)
-		b = appendKey(b, "name")
-		b = appendString(b, a.Name)
-		b = appendOmitString(b, "icon_url", a.IconURL)
-		b = appendOmitString(b, "proxy_icon_url", a.ProxyIconURL)
-		b = endObject(b, at)
-	}
-	if len(e.Fields) > 0 {
-		b = appendKey(b, "fields")
-		b = append(b, '[')
-		for i, f := range e.Fields {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			if f == nil {
-				b = append(b, "null"...)
-				continue
-			}
-			b = append(b, `{"name":`...)
-			b = appendString(b, f.Name)
-			b = append(b, `,"value":`...)
-			b = appendString(b, f.Value)
-			if f.Inline {
-				b = append(b, `,"inline":true`...)
-			}
-			b = append(b, '}')
-		}
-		b = append(b, ']')
-	}
-	return endObject(b, start)
-}
-
-// appendImage appends an embed's image or thumbnail, which share a shape.
-func appendImage(b []byte, url, proxy string, width, height int) []byte {
-	b = append(b, `{"url":`...)
-	b = appendString(b, url)
-	if proxy != "" {
-		b = append(b, `,"proxy_url":`...)
-		b = appendString(b, proxy)
-	}
-	if width != 0 {
-		b = append(b, `,"width":`...)
-		b = appendInt(b, width)
-	}
-	if height != 0 {
-		b = append(b, `,"height":`...)
-		b = appendInt(b, height)
-	}
-	return append(b, '}')
-}
-
 func appendIntegrationOwners(b []byte, o *wireIntegrationOwners) []byte {
 	b = append(b, `{"0":`...)
 	b = appendString(b, o.Guild)
@@ -430,7 +289,7 @@ func appendMessage(b []byte, w *wireMessage) []byte {
 		b = appendJSON(b, w.Attachments)
 	}
 	b = append(b, `,"embeds":`...)
-	b = appendEmbeds(b, w.Embeds)
+	b = wirejson.Embeds(b, w.Embeds)
 	b = append(b, `,"mentions":`...)
 	if w.Mentions == nil {
 		b = append(b, "null"...)

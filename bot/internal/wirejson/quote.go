@@ -1,7 +1,7 @@
-// Package jsonquote quotes strings as encoding/json does, for the
-// hand-written encoders of the bot and of the fake Discord, which are held
-// byte for byte to json.Marshal.
-package jsonquote
+// Package wirejson holds what the bot's and the fake Discord's hand-written
+// JSON encoders share: strings quoted and embeds written as json.Marshal
+// writes them, byte for byte.
+package wirejson
 
 import (
 	"strings"
@@ -18,9 +18,9 @@ var plainJSON = func() (t [256]bool) {
 	return t
 }()
 
-// Append appends s quoted as json.Marshal quotes it. strconv's quoting is Go
+// String appends s quoted as json.Marshal quotes it. strconv's quoting is Go
 // syntax (\x00, \U0001f600), not JSON.
-func Append(b []byte, s string) []byte {
+func String(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	if !utf8.ValidString(s) {
 		s = replaceInvalid(s)
