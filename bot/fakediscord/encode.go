@@ -70,10 +70,8 @@ func appendEmpties(b []byte, list []struct{}) []byte {
 	return append(b, ']')
 }
 
-func appendKey(b []byte, key string) []byte            { return wirejson.Key(b, key) }
-func endObject(b []byte, start int) []byte             { return wirejson.EndObject(b, start) }
-func appendOmitString(b []byte, key, s string) []byte  { return wirejson.OmitString(b, key, s) }
-func appendOmitInt(b []byte, key string, n int) []byte { return wirejson.OmitInt(b, key, n) }
+func appendKey(b []byte, key string) []byte { return wirejson.Key(b, key) }
+func endObject(b []byte, start int) []byte  { return wirejson.EndObject(b, start) }
 
 func appendUser(b []byte, u *wireUser) []byte {
 	b = append(b, `{"id":`...)
