@@ -175,3 +175,108 @@ func TestBusyTablesShareTheGlobalBudget(t *testing.T) {
 		t.Fatalf("%d outputs still owed after Idle", len(owed))
 	}
 }
+
+// A kill after a flush posted the stories and table of moves put off, but
+// before it recorded them, with a later move committed meanwhile: the
+// flush's nonces are its last move's, so after the restart that move's
+// replay must post its own table (Discord hands back the dead process's
+// copy) rather than wait for a flush of its own under another move's
+// nonce. Either way the channel ends with one table, not a stale copy with
+// live buttons beside the new one.
+func TestKillAfterAFlushLeavesOneTable(t *testing.T) {
+	h := newHarness(t, func(h *harness) { h.tableEvery = time.Hour })
+	users := []*fakediscord.User{h.fake.AddUser("Ann"), h.fake.AddUser("Bea")}
+	users[0].Command(h.ch, "game", newGame("life"))
+	users[1].Click(h.table(), h.table().ButtonID("Join"))
+	users[0].Click(h.table(), h.table().ButtonID("Start"))
+	// move plays the first control of the waiting player's hand; it may
+	// run off the test's goroutine, so it returns what went wrong.
+	move := func() error {
+		rec, err := h.db.Game(h.ch)
+		if err != nil || rec == nil || len(rec.Waiting) == 0 {
+			return fmt.Errorf("no move to make: %v", err)
+		}
+		u := users[rec.Waiting[0]]
+		hand := u.Command(h.ch, "game", fakediscord.Sub("hand"))
+		if hand == nil || hand.Message == nil {
+			return fmt.Errorf("/game hand answered %+v", hand)
+		}
+		for _, b := range hand.Message.Buttons() {
+			if b.Disabled {
+				continue
+			}
+			r := u.Click(hand.Message, b.CustomID)
+			if r != nil && r.Modal != nil {
+				r = u.Submit(r.Modal, map[string]string{"text": "a line"})
+			}
+			if r == nil || r.Type == 0 {
+				return fmt.Errorf("%q answered %+v", b.Label, r)
+			}
+			return nil
+		}
+		return fmt.Errorf("%s's hand offers no move", u.Name)
+	}
+	if err := move(); err != nil { // its output draws the table: the clock starts
+		t.Fatal(err)
+	}
+	// The next moves' outputs are put off (they draw nothing); the first
+	// to draw a table is the flush, which then ends ("done").
+	drawn, flushed := false, make(chan error, 1)
+	h.crashAt = func(step string) bool {
+		drawn = drawn || step == "table"
+		if !drawn || step != "done" {
+			return false
+		}
+		flushed <- move() // its output queues behind the flush, and dies with it
+		return true
+	}
+	h.fake.SetSettler(nil)
+	for range 2 { // put off: the table was drawn just now
+		if err := move(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.bot.Idle() // runs the flush now
+	h.crashAt = nil
+	if !h.killed {
+		t.Fatal("the flush never ended")
+	}
+	if err := <-flushed; err != nil {
+		t.Fatal(err)
+	}
+	hands := func() []*fakediscord.Message {
+		var ms []*fakediscord.Message
+		for _, m := range h.fake.Messages(h.ch) {
+			if m.ButtonID("My hand") != "" {
+				ms = append(ms, m)
+			}
+		}
+		return ms
+	}
+	if ms := hands(); len(ms) != 1 || ms[0].ID == h.tableID() {
+		t.Fatalf("before the restart: %d tables, want the flush's one, unrecorded", len(ms))
+	}
+	if owed, _ := h.db.Pending(); len(owed) != 3 {
+		t.Fatalf("%d outputs owed at the kill, want the 3 moves'", len(owed))
+	}
+	h.killed = false
+	h.fake.SetSettler(h.bot.Idle)
+	h.restart()
+	ms := hands()
+	if len(ms) != 1 {
+		var where []string
+		for _, m := range ms {
+			where = append(where, fmt.Sprintf("%s (nonce %s)", m.ID, m.Nonce))
+		}
+		t.Fatalf("after the restart the channel has %d tables: %s", len(ms), strings.Join(where, ", "))
+	}
+	if ms[0].ID != h.tableID() {
+		t.Fatalf("the table left is %s, the store's is %s", ms[0].ID, h.tableID())
+	}
+	if all := h.fake.Messages(h.ch); all[len(all)-1].ID != ms[0].ID {
+		t.Fatalf("the table is not the channel's last message: %q is below it", all[len(all)-1].Content)
+	}
+	if owed, _ := h.db.Pending(); len(owed) != 0 {
+		t.Fatalf("%d outputs still owed after the restart", len(owed))
+	}
+}
