@@ -170,7 +170,7 @@ func (t *tableClocks) holdStory(channel string, story []string) {
 // one last, posting a table it never recorded; only this output's own
 // nonce finds that copy again.
 func (p *pub) mayWait() bool {
-	return p.out.Closed == "" && p.open && p.rec.Status == store.Playing && p.posts.Table != "" && !p.flush && !p.replay &&
+	return p.out.Closed == "" && p.open && p.rec.Status == store.Playing && p.posts.Table != "" && !p.flush && !p.replay && !p.reposting() &&
 		!p.b.lanes.tables.due(p.rec.Channel, p.b.tableEvery())
 }
 

@@ -297,6 +297,52 @@ func TestKillBeforeTheLobbyIsPosted(t *testing.T) {
 	}
 }
 
+// A kill at each step of /game table's repost: the repost is owed before
+// the answer, so after the restart the table is at the bottom exactly
+// once, the one the store records, and the old one is gone.
+func TestKillWhileTheTableIsReposted(t *testing.T) {
+	for target := 1; target <= 4; target++ { // begin, hands, table, done
+		t.Run(fmt.Sprint(target), func(t *testing.T) {
+			h := newHarness(t)
+			users := duelPlayers(t, h)
+			old := h.table().ID
+			steps, killedAt := 0, ""
+			h.crashAt = func(step string) bool {
+				steps++
+				if steps == target {
+					killedAt = step
+				}
+				return steps == target
+			}
+			mustRefuse(t, users[1].Command(h.ch, "game", fakediscord.Sub("table")), "bottom of the channel")
+			h.crashAt = nil
+			if !h.killed {
+				t.Fatalf("the repost's output has fewer than %d steps", target)
+			}
+			h.fake.Killed() // the next process may delete the old table again: Discord says 404, once
+			h.killed = false
+			h.restart()
+			var tables []string
+			all := h.fake.Messages(h.ch)
+			for _, m := range all {
+				if m.ButtonID("My hand") != "" {
+					tables = append(tables, m.ID+" (nonce "+m.Nonce+")")
+				}
+			}
+			if len(tables) != 1 {
+				t.Fatalf("killed at %s: %d tables in the channel: %s", killedAt, len(tables), strings.Join(tables, ", "))
+			}
+			if id := h.tableID(); all[len(all)-1].ID != id || id == old {
+				t.Fatalf("killed at %s: the store's table %s, the channel's last message %s, the old table %s", killedAt, id, all[len(all)-1].ID, old)
+			}
+			if owed, _ := h.db.Pending(); len(owed) != 0 {
+				t.Fatalf("killed at %s: %d outputs still owed", killedAt, len(owed))
+			}
+			t.Logf("killed at %s: one table, at the bottom", killedAt)
+		})
+	}
+}
+
 // Discord's 5xx at start-up, or a registration whose answer was lost, do
 // not stop the bot: it registers its commands again and plays.
 func TestCommandsRegisteredThroughStartupErrors(t *testing.T) {

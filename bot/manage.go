@@ -13,54 +13,37 @@ import (
 )
 
 // cmdTable posts the table again at the bottom and removes the old one.
+// The repost is owed output, committed before the answer: a crash after
+// the new table went out but before it was recorded replays it under the
+// same nonce, so Discord hands that copy back instead of a second one
+// staying with live buttons.
 func (b *Bot) cmdTable(i *discordgo.Interaction) (reply, after) {
 	rec, no := b.channelGame(i)
 	if no != nil {
 		return *no, nil
 	}
-	repost := func(bool) {
+	posts, err := b.db.Posts(rec.ID)
+	if err != nil {
+		return b.oops(err), nil
+	}
+	out := &store.Output{Game: rec.ID, Channel: rec.Channel, Version: rec.Version, Repost: true}
+	if err := b.db.Owe(out); err != nil {
+		return b.oops(err), nil
+	}
+	was := posts.Table
+	repost := func(answered bool) {
+		b.publish(rec.Channel, out, 0)
+		if b.killed.Load() {
+			return
+		}
 		cur, open := b.latest(rec.Channel, rec.ID)
-		if !open {
-			return // the game ended meanwhile
-		}
-		var m msg
-		var err error
-		if cur.Status == store.Lobby {
-			r, _ := b.rules(cur.Kind)
-			m = b.lobbyMsg(cur, r)
-		} else {
-			var g games.Game
-			if _, g, err = b.load(cur); err == nil {
-				m, err = tableMsg(cur, g)
-			}
-		}
-		if err != nil {
-			b.log.Error("render table", "game", rec.ID, "err", err)
-			return
-		}
-		posts, err := b.db.Posts(cur.ID)
-		if err != nil {
-			b.log.Warn("repost table", "game", rec.ID, "err", err)
-			return
-		}
-		where := postsIn(cur, posts)
-		posted, err := b.send(b.jobCtx(rec.Channel), where, m.send(), "t"+i.ID)
-		if err != nil {
-			b.log.Warn("repost table", "game", rec.ID, "err", err)
+		now, err := b.db.Posts(rec.ID)
+		if open && cur.ID == rec.ID && err == nil && now.Table == was {
 			b.amend(i, "I couldn't post the table here. Please check that I may send messages in this channel.")
-			return
-		}
-		old := posts.Table
-		if err := b.db.SetPosts(cur.ID, cur.Channel, func(p *store.Posts) { p.Table, p.Drawn = posted.ID, cur.Version }); err != nil {
-			b.log.Warn("record table", "game", rec.ID, "err", err)
-			return
-		}
-		if old != "" && old != posted.ID {
-			b.remove(b.jobCtx(rec.Channel), where, old)
 		}
 	}
 	where := "the channel"
-	if posts, err := b.db.Posts(rec.ID); err == nil && posts.Thread != "" {
+	if posts.Thread != "" {
 		where = "<#" + posts.Thread + ">"
 	}
 	return tell("The table is coming to the bottom of %s.", where), repost

@@ -231,6 +231,10 @@ func (p *pub) storyNonce() string {
 	return p.nonce("s" + strconv.Itoa(p.told))
 }
 
+// reposting: the output asks for the table anew at the bottom, and the
+// game is still open.
+func (p *pub) reposting() bool { return p.out.Repost && p.open }
+
 // render is the table as the latest state shows it (a lobby, a game, or
 // a closed one); false when there is nothing to draw.
 func (p *pub) render() (msg, bool) {
@@ -311,7 +315,7 @@ func (p *pub) run() {
 		return
 	}
 	version := rec.Version
-	if p.out.Closed != "" || (len(tail) == 0 && !below && len(seats) == 0 && !p.replay) {
+	if p.out.Closed != "" || (len(tail) == 0 && !below && len(seats) == 0 && !p.replay && !p.reposting()) {
 		p.inPlace(m, version)
 		return
 	}

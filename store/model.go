@@ -184,6 +184,9 @@ type Output struct {
 	Ping    []int         `json:"ping,omitempty"`
 	Hands   []int         `json:"hands,omitempty"`
 	Closed  string        `json:"closed,omitempty"` // the game was ended early: leave the table with this note and no controls
+	// Repost: the table is posted anew at the bottom (/game table), not
+	// edited in place.
+	Repost bool `json:"repost,omitempty"`
 }
 
 // Entry is one input in a game's log.

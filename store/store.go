@@ -708,6 +708,16 @@ func putOutput(tx *bolt.Tx, out *Output) error {
 	return putOwed(tx, out, v)
 }
 
+// Owe commits output that no change of the game comes with (a table posted
+// anew on request), so a crash before it is done replays it like any
+// other. It sets out.Key.
+func (s *Store) Owe(out *Output) error {
+	if err := s.update(func(tx *bolt.Tx) error { return putOutput(tx, out) }); err != nil {
+		return fmt.Errorf("owe output of game %s: %w", out.Game, err)
+	}
+	return nil
+}
+
 // putOwed puts out, encoded as v, into the outbox and sets its key.
 func putOwed(tx *bolt.Tx, out *Output, v []byte) error {
 	b := tx.Bucket(bucketOut)
