@@ -259,14 +259,7 @@ func TestKillBeforeTheLobbyIsPosted(t *testing.T) {
 		t.Run(fmt.Sprint(target), func(t *testing.T) {
 			h := newHarness(t)
 			ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
-			steps, killedAt := 0, ""
-			h.crashAt = func(step string) bool {
-				steps++
-				if steps == target {
-					killedAt = step
-				}
-				return steps == target
-			}
+			killedAt := h.killAtStep(target)
 			if r := ann.Command(h.ch, "game", newGame("duel")); !strings.Contains(r.Content, "opening below") {
 				t.Fatalf("/game new answered %q", r.Content)
 			}
@@ -274,11 +267,11 @@ func TestKillBeforeTheLobbyIsPosted(t *testing.T) {
 			if !h.killed {
 				t.Fatalf("the lobby's output has fewer than %d steps", target)
 			}
-			t.Logf("killed at %s", killedAt)
+			t.Logf("killed at %s", *killedAt)
 			h.killed = false
 			h.restart()
 			if d := h.fake.Duplicates(h.ch); len(d) != 0 {
-				t.Fatalf("killed at %s: %q posted twice", killedAt, d[0].Content)
+				t.Fatalf("killed at %s: %q posted twice", *killedAt, d[0].Content)
 			}
 			lobbies := 0
 			for _, m := range h.fake.Messages(h.ch) {
@@ -287,11 +280,11 @@ func TestKillBeforeTheLobbyIsPosted(t *testing.T) {
 				}
 			}
 			if lobbies != 1 {
-				t.Fatalf("killed at %s: %d lobby messages in the channel", killedAt, lobbies)
+				t.Fatalf("killed at %s: %d lobby messages in the channel", *killedAt, lobbies)
 			}
 			bea.Click(h.table(), h.table().ButtonID("Join"))
 			if r := ann.Click(h.table(), h.table().ButtonID("Start")); r == nil || r.Type == 0 || h.record().Status != store.Playing {
-				t.Fatalf("killed at %s: Start answered %+v", killedAt, r)
+				t.Fatalf("killed at %s: Start answered %+v", *killedAt, r)
 			}
 		})
 	}
@@ -306,14 +299,7 @@ func TestKillWhileTheTableIsReposted(t *testing.T) {
 			h := newHarness(t)
 			users := duelPlayers(t, h)
 			old := h.table().ID
-			steps, killedAt := 0, ""
-			h.crashAt = func(step string) bool {
-				steps++
-				if steps == target {
-					killedAt = step
-				}
-				return steps == target
-			}
+			killedAt := h.killAtStep(target)
 			mustRefuse(t, users[1].Command(h.ch, "game", fakediscord.Sub("table")), "bottom of the channel")
 			h.crashAt = nil
 			if !h.killed {
@@ -330,15 +316,15 @@ func TestKillWhileTheTableIsReposted(t *testing.T) {
 				}
 			}
 			if len(tables) != 1 {
-				t.Fatalf("killed at %s: %d tables in the channel: %s", killedAt, len(tables), strings.Join(tables, ", "))
+				t.Fatalf("killed at %s: %d tables in the channel: %s", *killedAt, len(tables), strings.Join(tables, ", "))
 			}
 			if id := h.tableID(); all[len(all)-1].ID != id || id == old {
-				t.Fatalf("killed at %s: the store's table %s, the channel's last message %s, the old table %s", killedAt, id, all[len(all)-1].ID, old)
+				t.Fatalf("killed at %s: the store's table %s, the channel's last message %s, the old table %s", *killedAt, id, all[len(all)-1].ID, old)
 			}
 			if owed, _ := h.db.Pending(); len(owed) != 0 {
-				t.Fatalf("killed at %s: %d outputs still owed", killedAt, len(owed))
+				t.Fatalf("killed at %s: %d outputs still owed", *killedAt, len(owed))
 			}
-			t.Logf("killed at %s: one table, at the bottom", killedAt)
+			t.Logf("killed at %s: one table, at the bottom", *killedAt)
 		})
 	}
 }

@@ -166,6 +166,19 @@ func (h *harness) stop() {
 	h.bot = nil
 }
 
+// killAtStep makes the bot die at the nth step of output work it reaches
+// (Config.Crash), and returns where that was.
+func (h *harness) killAtStep(n int) *string {
+	steps, at := 0, new(string)
+	h.crashAt = func(step string) bool {
+		if steps++; steps == n {
+			*at = step
+		}
+		return steps == n
+	}
+	return at
+}
+
 // restart stops the bot process and starts a new one on the same database,
 // as after a deploy or a crash between moves.
 func (h *harness) restart() {
