@@ -272,6 +272,8 @@ func (r *randomTable) step() bool {
 		}
 	}
 	switch {
+	case hand != "" && r.rng.IntN(40) == 0: // someone asks for the table at the bottom
+		r.users[r.rng.IntN(r.seats)].Client().Command(r.ch, "game", fakediscord.Sub("table"))
 	case hand != "":
 		return r.play(t, hand)
 	case join != "":
