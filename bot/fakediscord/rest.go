@@ -181,7 +181,7 @@ func (s *Server) routes() http.Handler {
 }
 
 func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, pattern string, h func(*call)) {
-	if d := s.latency.Load(); d > 0 {
+	if d := s.latency.Load() + s.jitterOnce(); d > 0 {
 		time.Sleep(time.Duration(d)) // the way to Discord and back (SetLatency)
 	}
 	sw := &statusWriter{ResponseWriter: w}

@@ -3,6 +3,7 @@ package fakediscord
 import (
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 )
@@ -28,5 +29,28 @@ func TestUnmodelledRoutes(t *testing.T) {
 	}
 	if _, err := sess.ChannelMessageSend(ch, "still served"); err != nil {
 		t.Errorf("a modelled route after them: %v", err)
+	}
+}
+
+// SetLatency's jitter draws each request's extra time afresh, below the
+// jitter given; without one there is none.
+func TestLatencyJitter(t *testing.T) {
+	s := New(t)
+	s.SetLatency(50*time.Millisecond, 0)
+	if d := s.jitterOnce(); d != 0 {
+		t.Fatalf("jitter %v without any set", time.Duration(d))
+	}
+	const jitter = 40 * time.Millisecond
+	s.SetLatency(50*time.Millisecond, jitter)
+	seen := map[int64]bool{}
+	for range 100 {
+		d := s.jitterOnce()
+		if d < 0 || d >= int64(jitter) {
+			t.Fatalf("jitter %v outside [0, %v)", time.Duration(d), jitter)
+		}
+		seen[d] = true
+	}
+	if len(seen) < 50 {
+		t.Fatalf("100 draws gave %d different jitters", len(seen))
 	}
 }

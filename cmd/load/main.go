@@ -51,6 +51,7 @@ type options struct {
 	warmup     time.Duration
 	barrier    bool
 	latency    time.Duration
+	jitter     time.Duration
 	tracefile  string
 	blockprof  string
 	memprofile string
@@ -91,6 +92,7 @@ func main() {
 	flag.BoolVar(&o.barrier, "barrier", false, "end every move click with the fake's Sync barrier, as the tests do (costs heartbeats on the bot's gateway)")
 	flag.DurationVar(&o.warmup, "warmup", 2*time.Second, "how long the channels play before the window opens (not counted)")
 	flag.DurationVar(&o.latency, "latency", 0, "time every REST request to the fake takes on top, as the round trip to Discord does (0: loopback only)")
+	flag.DurationVar(&o.jitter, "jitter", 0, "with -latency, each REST request takes up to this much more, drawn afresh (real round trips vary)")
 	flag.DurationVar(&o.think, "think", 0, "pause before each move, ±50% (0: click as soon as the hand shows the move)")
 	flag.StringVar(&o.db, "db", "", "bot database to use and keep (default: a temporary file, removed afterwards);\n"+
 		"with -stored, the filled database kept for the next run, the bot playing on a copy of it")
@@ -208,7 +210,7 @@ func run(ctx context.Context, o options) (*Report, error) {
 	if err := o.check(); err != nil {
 		return nil, err
 	}
-	rep := &Report{Machine: machine(runtime.NumCPU()), GC: o.gc, Game: o.game, Channels: o.channels, Think: o.think, Latency: o.latency}
+	rep := &Report{Machine: machine(runtime.NumCPU()), GC: o.gc, Game: o.game, Channels: o.channels, Think: o.think, Latency: o.latency, Jitter: o.jitter}
 	// A working directory next to the database, on the same disk.
 	base := ""
 	if o.db != "" {
@@ -274,7 +276,7 @@ func run(ctx context.Context, o options) (*Report, error) {
 	fr := &reporter{LogReporter: fakediscord.NewLogReporter(log)}
 	defer fr.Close() // shuts the fake down
 	r := &loadRun{opts: o, fake: fakediscord.New(fr), stop: make(chan struct{}), log: log}
-	r.fake.SetLatency(o.latency)
+	r.fake.SetLatency(o.latency, o.jitter)
 	defer func() { rep.Violations = int(fr.violations.Load()) }()
 
 	cfg := childConfig{APIURL: r.fake.APIURL(), GuildID: r.fake.GuildID(), DBPath: dbPath, LogLevel: o.logLevel,

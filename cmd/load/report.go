@@ -18,6 +18,7 @@ type Report struct {
 	Channels int    `json:"channels"`
 	Think    time.Duration
 	Latency  time.Duration `json:"latency"` // added to every REST request (-latency)
+	Jitter   time.Duration `json:"jitter"`  // and up to this much more (-jitter)
 	DB       string        `json:"db"`
 
 	// The bbolt ceiling: one writer, one Update (one fsync'd commit) per
@@ -125,8 +126,12 @@ func (r *Report) Print(w io.Writer) {
 	}
 	p("cardbot load — game %s, %d channels, think time %s", r.Game, r.Channels, think)
 	p("machine:        %s", r.Machine)
-	if r.Latency > 0 {
-		p("latency:        %v added to every REST request, as a round trip to Discord", r.Latency)
+	if r.Latency > 0 || r.Jitter > 0 {
+		jitter := ""
+		if r.Jitter > 0 {
+			jitter = fmt.Sprintf(", and up to %v more drawn for each", r.Jitter)
+		}
+		p("latency:        %v added to every REST request%s, as a round trip to Discord", r.Latency, jitter)
 	}
 	p("collector:      %s", r.GC)
 	p("database:       %s", r.DB)
