@@ -14,7 +14,9 @@ import (
 // of them would only delay the answers: the bound shrinks, down to what
 // the CPU slots allow. This is the gradient rule of adaptive concurrency
 // limits: limit × (least round trip ÷ recent round trips), and while
-// nothing queues, a little more.
+// nothing queues, a little more. "Round trips" are means of flightSamples:
+// a single quick answer among slow ones (a round trip to Discord varies
+// from one request to the next) would hold the bound at its least.
 type flight struct {
 	mu       sync.Mutex
 	cond     *sync.Cond
@@ -22,8 +24,8 @@ type flight struct {
 	in       int
 	min, max float64
 
-	// Round trips: the least over the last two windows, and the recent
-	// ones since the bound last changed.
+	// Round trips: the least mean of flightSamples over the last two
+	// windows, and the recent ones since the bound last changed.
 	least     [2]time.Duration
 	windowEnd time.Time
 	sum       time.Duration
@@ -63,16 +65,16 @@ func (f *flight) leave(rtt time.Duration) {
 		f.least = [2]time.Duration{0, f.least[0]}
 		f.windowEnd = now.Add(flightWindow)
 	}
-	if f.least[0] == 0 || rtt < f.least[0] {
-		f.least[0] = rtt
-	}
 	f.sum += rtt
 	if f.n++; f.n >= flightSamples {
+		recent := f.sum / time.Duration(f.n)
+		if f.least[0] == 0 || recent < f.least[0] {
+			f.least[0] = recent
+		}
 		was, least := f.limit, f.least[0]
 		if old := f.least[1]; old > 0 && old < least {
 			least = old
 		}
-		recent := f.sum / time.Duration(f.n)
 		gradient := max(0.5, min(1, flightSlack*float64(least)/float64(recent)))
 		next := f.limit * gradient
 		if gradient == 1 {

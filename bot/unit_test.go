@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -467,5 +468,30 @@ func TestFlightFollowsRoundTrips(t *testing.T) {
 	}
 	if f.in != 0 {
 		t.Fatalf("%d in flight after every request left", f.in)
+	}
+}
+
+// Round trips to Discord vary from one request to the next: one quick
+// answer among slower ones is not the measure of an unqueued request, and
+// the bound still grows. Requests that queue still shrink it.
+func TestFlightGrowsThroughJitter(t *testing.T) {
+	f := newFlight(2, 64)
+	clock := time.Unix(0, 0)
+	f.now = func() time.Time { return clock }
+	rng := rand.New(rand.NewPCG(1, 2))
+	trips := func(least, spread time.Duration, n int) {
+		for range n {
+			f.enter()
+			clock = clock.Add(10 * time.Millisecond)
+			f.leave(least + time.Duration(rng.Int64N(int64(spread))))
+		}
+	}
+	trips(20*time.Millisecond, 80*time.Millisecond, 3000) // 20-100 ms
+	if f.limit != 64 {
+		t.Fatalf("round trips of 20-100 ms: bound %.1f, want 64", f.limit)
+	}
+	trips(600*time.Millisecond, 400*time.Millisecond, 1000) // 0.6-1 s: queued
+	if f.limit != 2 {
+		t.Fatalf("queued round trips: bound %.1f, want 2", f.limit)
 	}
 }
