@@ -49,8 +49,8 @@ func decodeCallback(body []byte) (*callbackBody, *messageParams, bool) {
 		switch member {
 		case 1:
 			var t int
-			t, ok = d.int()
-			ok = ok && t >= 0 && t <= 255 // a uint8
+			t, ok = d.uint()
+			ok = ok && t <= 255 // a uint8
 			cb.Type = discordgo.InteractionResponseType(t)
 		case 2:
 			d.space()
@@ -267,8 +267,7 @@ func decodeComponent(d *decoder) (*component, bool) {
 		switch member {
 		case 1:
 			var t int
-			t, ok = d.int()
-			ok = ok && t >= 0 // a uint
+			t, ok = d.uint()
 			c.Type = discordgo.ComponentType(t)
 		case 2:
 			c.ID, ok = d.int()
@@ -609,6 +608,16 @@ func (d *decoder) int() (int, bool) {
 	}
 	d.i = j
 	return v, true
+}
+
+// uint reads an integer for an unsigned field: json.Unmarshal refuses any
+// sign there, "-0" included.
+func (d *decoder) uint() (int, bool) {
+	d.space()
+	if d.i < len(d.data) && d.data[d.i] == '-' {
+		return 0, false
+	}
+	return d.int()
 }
 
 func (d *decoder) intPtr() (*int, bool) {
