@@ -183,14 +183,15 @@ func TestBusyTablesShareTheGlobalBudget(t *testing.T) {
 // copy) rather than wait for a flush of its own under another move's
 // nonce. Either way the channel ends with one table, not a stale copy with
 // live buttons beside the new one.
-func TestKillAfterAFlushLeavesOneTable(t *testing.T) {
-	h := newHarness(t, func(h *harness) { h.tableEvery = time.Hour })
+// lifeHarness opens a game of life with tables drawn at most hourly, and
+// returns a move: the first control of the waiting player's hand. A move
+// may run off the test's goroutine, so it returns what went wrong.
+func lifeHarness(t *testing.T) (*harness, func() error) {
+	h := newBenchHarness(t, func(h *harness) { h.tableEvery = time.Hour })
 	users := []*fakediscord.User{h.fake.AddUser("Ann"), h.fake.AddUser("Bea")}
 	users[0].Command(h.ch, "game", newGame("life"))
 	users[1].Click(h.table(), h.table().ButtonID("Join"))
 	users[0].Click(h.table(), h.table().ButtonID("Start"))
-	// move plays the first control of the waiting player's hand; it may
-	// run off the test's goroutine, so it returns what went wrong.
 	move := func() error {
 		rec, err := h.db.Game(h.ch)
 		if err != nil || rec == nil || len(rec.Waiting) == 0 {
@@ -216,6 +217,37 @@ func TestKillAfterAFlushLeavesOneTable(t *testing.T) {
 		}
 		return fmt.Errorf("%s's hand offers no move", u.Name)
 	}
+	return h, move
+}
+
+// storyLines are the lines of the channel's messages above its last (the
+// table), top to bottom.
+func storyLines(h *harness) []string {
+	all := h.fake.Messages(h.ch)
+	var lines []string
+	for _, m := range all[:len(all)-1] {
+		for _, l := range strings.Split(m.Content, "\n") {
+			if l != "" {
+				lines = append(lines, l)
+			}
+		}
+	}
+	return lines
+}
+
+func TestKillAfterAFlushLeavesOneTable(t *testing.T) {
+	t.Parallel()
+	// The same four moves without a kill, for the story they tell.
+	calm, calmMove := lifeHarness(t)
+	for range 4 {
+		if err := calmMove(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	calm.bot.Idle()
+	want := storyLines(calm)
+
+	h, move := lifeHarness(t)
 	if err := move(); err != nil { // its output draws the table: the clock starts
 		t.Fatal(err)
 	}
@@ -278,5 +310,8 @@ func TestKillAfterAFlushLeavesOneTable(t *testing.T) {
 	}
 	if owed, _ := h.db.Pending(); len(owed) != 0 {
 		t.Fatalf("%d outputs still owed after the restart", len(owed))
+	}
+	if got := storyLines(h); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("the story after the restart:\n%s\n\nwithout the kill:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

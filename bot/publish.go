@@ -231,6 +231,15 @@ func (p *pub) storyNonce() string {
 	return p.nonce("s" + strconv.Itoa(p.told))
 }
 
+// olderID says whether message id a was created before b: Discord's ids
+// are snowflakes, which grow with time.
+func olderID(a, b string) bool {
+	if len(a) != len(b) {
+		return len(a) < len(b)
+	}
+	return a < b
+}
+
 // reposting: the output asks for the table anew at the bottom, and the
 // game is still open.
 func (p *pub) reposting() bool { return p.out.Repost && p.open }
@@ -315,6 +324,7 @@ func (p *pub) run() {
 		return
 	}
 	version := rec.Version
+	was := p.posts.Table
 	if p.out.Closed != "" || (len(tail) == 0 && !below && len(seats) == 0 && !p.replay && !p.reposting()) {
 		p.inPlace(m, version)
 		return
@@ -342,6 +352,13 @@ func (p *pub) run() {
 		return
 	}
 	posted, err := b.send(p.ctx, p.where(), m.send(), p.nonce("t"))
+	if err == nil && was != "" && olderID(posted.ID, was) {
+		// The nonce handed back a copy a dead process posted, and a replay
+		// since has drawn below it: it would sit above the story just told.
+		// It goes, and the table comes anew at the bottom.
+		b.remove(p.ctx, p.where(), posted.ID)
+		posted, err = b.send(p.ctx, p.where(), m.send(), p.nonce("t2"))
+	}
 	if err != nil {
 		b.log.Warn("post table", "game", rec.ID, "err", err)
 		return

@@ -495,3 +495,21 @@ func TestFlightGrowsThroughJitter(t *testing.T) {
 		t.Fatalf("queued round trips: bound %.1f, want 2", f.limit)
 	}
 }
+
+// Snowflakes order by time: a longer id is the later one.
+func TestOlderID(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"1574705479387447296", "1574705483615305728", true},
+		{"1574705483615305728", "1574705479387447296", false},
+		{"999999999999999999", "1000000000000000000", true},
+		{"1000000000000000000", "999999999999999999", false},
+		{"1574705479387447296", "1574705479387447296", false},
+	} {
+		if got := olderID(c.a, c.b); got != c.want {
+			t.Errorf("olderID(%s, %s) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}
