@@ -41,33 +41,11 @@ func appendStringPtr(b []byte, p *string) []byte {
 	return appendString(b, *p)
 }
 
-func appendStrings(b []byte, list []string) []byte {
-	if list == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, s := range list {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendString(b, s)
-	}
-	return append(b, ']')
-}
+func appendStrings(b []byte, list []string) []byte { return wirejson.List(b, list, appendString) }
 
 // appendEmpties appends a list of empty objects, as []struct{} marshals.
 func appendEmpties(b []byte, list []struct{}) []byte {
-	if list == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i := range list {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, "{}"...)
-	}
-	return append(b, ']')
+	return wirejson.List(b, list, func(b []byte, _ struct{}) []byte { return append(b, "{}"...) })
 }
 
 func appendKey(b []byte, key string) []byte { return wirejson.Key(b, key) }
@@ -116,10 +94,7 @@ func appendMember(b []byte, m *wireMember) []byte {
 	b = appendInt(b, m.Flags)
 	b = append(b, `,"pending":`...)
 	b = appendBool(b, m.Pending)
-	if m.Permissions != "" {
-		b = append(b, `,"permissions":`...)
-		b = appendString(b, m.Permissions)
-	}
+	b = wirejson.OmitString(b, "permissions", m.Permissions)
 	return endObject(b, start)
 }
 
@@ -148,26 +123,11 @@ func appendChannel(b []byte, c *wireChannel) []byte {
 	b = appendInt(b, c.RateLimitPerUser)
 	b = append(b, `,"flags":`...)
 	b = appendInt(b, c.Flags)
-	if c.Permissions != "" {
-		b = append(b, `,"permissions":`...)
-		b = appendString(b, c.Permissions)
-	}
+	b = wirejson.OmitString(b, "permissions", c.Permissions)
 	return append(b, '}')
 }
 
-func appendComponents(b []byte, cs []*component) []byte {
-	if cs == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, c := range cs {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendComponent(b, c)
-	}
-	return append(b, ']')
-}
+func appendComponents(b []byte, cs []*component) []byte { return wirejson.List(b, cs, appendComponent) }
 
 func appendComponent(b []byte, c *component) []byte {
 	if c == nil {
@@ -175,41 +135,20 @@ func appendComponent(b []byte, c *component) []byte {
 	}
 	b = append(b, `{"type":`...)
 	b = appendInt(b, int(c.Type))
-	if c.ID != 0 {
-		b = append(b, `,"id":`...)
-		b = appendInt(b, c.ID)
-	}
-	if c.CustomID != "" {
-		b = append(b, `,"custom_id":`...)
-		b = appendString(b, c.CustomID)
-	}
-	if c.Style != 0 {
-		b = append(b, `,"style":`...)
-		b = appendInt(b, c.Style)
-	}
-	if c.Label != "" {
-		b = append(b, `,"label":`...)
-		b = appendString(b, c.Label)
-	}
+	b = wirejson.OmitInt(b, "id", c.ID)
+	b = wirejson.OmitString(b, "custom_id", c.CustomID)
+	b = wirejson.OmitInt(b, "style", c.Style)
+	b = wirejson.OmitString(b, "label", c.Label)
 	if c.Emoji != nil {
 		b = append(b, `,"emoji":`...)
 		b = appendJSON(b, c.Emoji)
 	}
-	if c.URL != "" {
-		b = append(b, `,"url":`...)
-		b = appendString(b, c.URL)
-	}
-	if c.SKUID != "" {
-		b = append(b, `,"sku_id":`...)
-		b = appendString(b, c.SKUID)
-	}
+	b = wirejson.OmitString(b, "url", c.URL)
+	b = wirejson.OmitString(b, "sku_id", c.SKUID)
 	if c.Disabled {
 		b = append(b, `,"disabled":true`...)
 	}
-	if c.Placeholder != "" {
-		b = append(b, `,"placeholder":`...)
-		b = appendString(b, c.Placeholder)
-	}
+	b = wirejson.OmitString(b, "placeholder", c.Placeholder)
 	b = appendIntPtr(b, `,"min_values":`, c.MinValues)
 	b = appendIntPtr(b, `,"max_values":`, c.MaxValues)
 	if len(c.Options) > 0 {
@@ -222,10 +161,7 @@ func appendComponent(b []byte, c *component) []byte {
 		b = append(b, `,"required":`...)
 		b = appendBool(b, *c.Required)
 	}
-	if c.Value != "" {
-		b = append(b, `,"value":`...)
-		b = appendString(b, c.Value)
-	}
+	b = wirejson.OmitString(b, "value", c.Value)
 	if len(c.Components) > 0 {
 		b = append(b, `,"components":`...)
 		b = appendComponents(b, c.Components)
@@ -257,10 +193,7 @@ func appendInteractionMeta(b []byte, m *wireInteractionMeta) []byte {
 	b = appendUser(b, &m.User)
 	b = append(b, `,"authorizing_integration_owners":`...)
 	b = appendIntegrationOwners(b, &m.AuthorizingIntegrationOwners)
-	if m.InteractedMessageID != "" {
-		b = append(b, `,"interacted_message_id":`...)
-		b = appendString(b, m.InteractedMessageID)
-	}
+	b = wirejson.OmitString(b, "interacted_message_id", m.InteractedMessageID)
 	if m.TriggeringInteractionMeta != nil {
 		b = append(b, `,"triggering_interaction_metadata":`...)
 		b = appendInteractionMeta(b, m.TriggeringInteractionMeta)
@@ -321,21 +254,12 @@ func appendMessage(b []byte, w *wireMessage) []byte {
 		b = append(b, `,"reactions":`...)
 		b = appendJSON(b, w.Reactions)
 	}
-	if w.WebhookID != "" {
-		b = append(b, `,"webhook_id":`...)
-		b = appendString(b, w.WebhookID)
-	}
-	if w.ApplicationID != "" {
-		b = append(b, `,"application_id":`...)
-		b = appendString(b, w.ApplicationID)
-	}
+	b = wirejson.OmitString(b, "webhook_id", w.WebhookID)
+	b = wirejson.OmitString(b, "application_id", w.ApplicationID)
 	if r := w.MessageReference; r != nil {
 		b = append(b, `,"message_reference":{"type":`...)
 		b = appendInt(b, r.Type)
-		if r.MessageID != "" {
-			b = append(b, `,"message_id":`...)
-			b = appendString(b, r.MessageID)
-		}
+		b = wirejson.OmitString(b, "message_id", r.MessageID)
 		b = append(b, `,"channel_id":`...)
 		b = appendString(b, r.ChannelID)
 		b = append(b, `,"guild_id":`...)
@@ -357,10 +281,7 @@ func appendMessage(b []byte, w *wireMessage) []byte {
 		b = appendUser(b, &it.User)
 		b = append(b, '}')
 	}
-	if w.GuildID != "" {
-		b = append(b, `,"guild_id":`...)
-		b = appendString(b, w.GuildID)
-	}
+	b = wirejson.OmitString(b, "guild_id", w.GuildID)
 	if w.Member != nil {
 		b = append(b, `,"member":`...)
 		b = appendMember(b, w.Member)

@@ -26,38 +26,43 @@ func EndObject(b []byte, start int) []byte {
 	return append(b, '}')
 }
 
-// OmitString appends an omitempty string member, if not empty.
+// OmitString appends an omitempty string member, if not empty. It is
+// small enough to inline, so an empty member costs no call.
 func OmitString(b []byte, key, s string) []byte {
 	if s == "" {
 		return b
 	}
-	b = Key(b, key)
-	return String(b, s)
+	return stringMember(b, key, s)
 }
 
-// OmitInt appends an omitempty number member, if not zero.
+func stringMember(b []byte, key, s string) []byte { return String(Key(b, key), s) }
+
+// OmitInt appends an omitempty number member, if not zero; inlined too.
 func OmitInt(b []byte, key string, n int) []byte {
 	if n == 0 {
 		return b
 	}
-	b = Key(b, key)
-	return appendInt(b, n)
+	return appendInt(Key(b, key), n)
 }
 
-// Embeds appends embeds as json.Marshal writes discordgo's: nil is null.
-func Embeds(b []byte, embeds []*discordgo.MessageEmbed) []byte {
-	if embeds == nil {
+// List appends list as json.Marshal writes a slice (nil is null), each
+// element by each.
+func List[T any](b []byte, list []T, each func([]byte, T) []byte) []byte {
+	if list == nil {
 		return append(b, "null"...)
 	}
 	b = append(b, '[')
-	for i, e := range embeds {
+	for i, v := range list {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = embed(b, e)
+		b = each(b, v)
 	}
 	return append(b, ']')
 }
+
+// Embeds appends embeds as json.Marshal writes discordgo's: nil is null.
+func Embeds(b []byte, embeds []*discordgo.MessageEmbed) []byte { return List(b, embeds, embed) }
 
 func embed(b []byte, e *discordgo.MessageEmbed) []byte {
 	if e == nil {
