@@ -165,12 +165,12 @@ func (t *tableClocks) holdStory(channel string, story []string) {
 
 // mayWait says whether this output's table (and story) may wait for the
 // channel's flush: an ordinary move in a running game, with the table
-// drawn less than TableEvery ago. A replay never waits: a flush takes its
-// nonces from its last output, and the dead process may have flushed this
-// one last, posting a table it never recorded; only this output's own
-// nonce finds that copy again.
+// drawn less than TableEvery ago. A table drawn anew never waits; for a
+// replay that matters: a flush takes its nonces from its last output, and
+// the dead process may have flushed this one last, posting a table it never
+// recorded; only this output's own nonce finds that copy again.
 func (p *pub) mayWait() bool {
-	return p.out.Closed == "" && p.open && p.rec.Status == store.Playing && p.posts.Table != "" && !p.flush && !p.replay && !p.reposting() &&
+	return p.out.Closed == "" && p.open && p.rec.Status == store.Playing && p.posts.Table != "" && !p.flush && !p.anew() &&
 		!p.b.lanes.tables.due(p.rec.Channel, p.b.tableEvery())
 }
 

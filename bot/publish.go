@@ -240,9 +240,10 @@ func olderID(a, b string) bool {
 	return a < b
 }
 
-// reposting: the output asks for the table anew at the bottom, and the
-// game is still open.
-func (p *pub) reposting() bool { return p.out.Repost && p.open }
+// anew: the table is posted anew at the bottom, never edited in place or
+// put off: a replay (see replay) or a repost asked for (/game table) of a
+// game still open.
+func (p *pub) anew() bool { return p.replay || (p.out.Repost && p.open) }
 
 // render is the table as the latest state shows it (a lobby, a game, or
 // a closed one); false when there is nothing to draw.
@@ -325,7 +326,7 @@ func (p *pub) run() {
 	}
 	version := rec.Version
 	was := p.posts.Table
-	if p.out.Closed != "" || (len(tail) == 0 && !below && len(seats) == 0 && !p.replay && !p.reposting()) {
+	if p.out.Closed != "" || (len(tail) == 0 && !below && len(seats) == 0 && !p.anew()) {
 		p.inPlace(m, version)
 		return
 	}
