@@ -394,6 +394,23 @@ func TestRewriteLeavesTheRequest(t *testing.T) {
 	if r.URL.String() != before || got.Header.Get("Authorization") != "Bot x" {
 		t.Fatalf("caller's request now %s; headers sent %v", r.URL, got.Header)
 	}
+	// A path escaped otherwise than Go would escape it keeps its escapes;
+	// other hosts are left alone.
+	for _, c := range [][2]string{
+		{discordgo.EndpointAPI + "channels/1/messages/2/reactions/a%2Fb%F0%9F%8E%B2/@me", "http://127.0.0.1:9/fake/channels/1/messages/2/reactions/a%2Fb%F0%9F%8E%B2/@me"},
+		{"https://cdn.discordapp.com/api/v9/x", "https://cdn.discordapp.com/api/v9/x"},
+	} {
+		r, err := http.NewRequest(http.MethodPut, c[0], nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := rt.RoundTrip(r); err != nil {
+			t.Fatal(err)
+		}
+		if got.URL.String() != c[1] {
+			t.Errorf("%s sent to %s; want %s", c[0], got.URL, c[1])
+		}
+	}
 }
 
 type roundTripFunc func(*http.Request) (*http.Response, error)
