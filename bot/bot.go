@@ -114,9 +114,14 @@ func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (
 	// Interactions come decoded as clicks.go does it; discordgo has no type
 	// for MESSAGE_REACTION_REMOVE_EMOJI, so it is read from the raw event.
 	s.AddHandler(func(_ *discordgo.Session, e *discordgo.Event) {
-		if i, ok := e.Struct.(*interactionEvent); ok && i.Interaction != nil { // see clicks.go
+		if ev, ok := e.Struct.(*interactionEvent); ok { // see clicks.go
 			received := time.Now()
-			b.lanes.accept(b.homeOf(i.Interaction), func() { b.guard("interaction", func() { b.onInteraction(i.Interaction, received) }) })
+			i, err := ev.decoded(e.RawData)
+			if err != nil {
+				b.log.Warn("undecodable interaction", "err", err)
+				return
+			}
+			b.lanes.accept(b.homeOf(i), func() { b.guard("interaction", func() { b.onInteraction(i, received) }) })
 			return
 		}
 		if e.Type != "MESSAGE_REACTION_REMOVE_EMOJI" {

@@ -29,10 +29,23 @@ func (interactionEvents) Type() string { return interactionEventType }
 func (interactionEvents) New() any     { return new(interactionEvent) }
 
 // interactionEvent is INTERACTION_CREATE as the bot reads it: a click is
-// decoded into the fields the bot reads (wireClick), the rest passed over;
-// other interactions, which are few, as discordgo decodes them.
+// decoded into the fields the bot reads (wireClick), the rest passed over.
+// Other interactions, which are few, are left nil here and decoded as
+// discordgo decodes them by decoded.
 type interactionEvent struct {
 	*discordgo.Interaction
+}
+
+// decoded is the event's interaction, raw being the event's data.
+func (e *interactionEvent) decoded(raw []byte) (*discordgo.Interaction, error) {
+	if e.Interaction != nil {
+		return e.Interaction, nil
+	}
+	it := new(discordgo.Interaction)
+	if err := json.Unmarshal(raw, it); err != nil {
+		return nil, err
+	}
+	return it, nil
 }
 
 // wireClick is what the bot reads of a click. A field the bot starts to
@@ -48,11 +61,13 @@ type wireClick struct {
 	User           *wireUser                                 `json:"user"`
 	Token          string                                    `json:"token"`
 	AppPermissions int64                                     `json:"app_permissions,string"`
-	Message        *struct {
-		ID        string                 `json:"id"`
-		ChannelID string                 `json:"channel_id"`
-		Flags     discordgo.MessageFlags `json:"flags"`
-	} `json:"message"`
+	Message        *wireMessage                              `json:"message"`
+}
+
+type wireMessage struct {
+	ID        string                 `json:"id"`
+	ChannelID string                 `json:"channel_id"`
+	Flags     discordgo.MessageFlags `json:"flags"`
 }
 
 type wireMember struct {
@@ -74,22 +89,27 @@ func (u *wireUser) user() *discordgo.User {
 	return &discordgo.User{ID: u.ID, Username: u.Username, GlobalName: u.GlobalName}
 }
 
+// UnmarshalJSON is for Go before 1.27; later, encoding/json calls
+// UnmarshalJSONFrom (clicks_go127.go).
 func (e *interactionEvent) UnmarshalJSON(raw []byte) error {
-	var kind struct {
-		Type discordgo.InteractionType `json:"type"`
-	}
 	var w wireClick
 	if err := json.Unmarshal(raw, &w); err != nil {
-		// Not a click's shape (a command's data, say): decode it as discordgo does.
+		var kind struct {
+			Type discordgo.InteractionType `json:"type"`
+		}
 		if json.Unmarshal(raw, &kind) == nil && kind.Type != discordgo.InteractionMessageComponent {
-			e.Interaction = new(discordgo.Interaction)
-			return json.Unmarshal(raw, e.Interaction)
+			return nil // not a click's shape (a command's data, say): decoded
 		}
 		return err
 	}
+	e.Interaction = w.interaction()
+	return nil
+}
+
+// interaction is the click as discordgo's type, or nil if w is no click.
+func (w *wireClick) interaction() *discordgo.Interaction {
 	if w.Type != discordgo.InteractionMessageComponent {
-		e.Interaction = new(discordgo.Interaction)
-		return json.Unmarshal(raw, e.Interaction)
+		return nil
 	}
 	it := &discordgo.Interaction{
 		ID: w.ID, AppID: w.AppID, Type: w.Type, Data: w.Data,
@@ -102,6 +122,5 @@ func (e *interactionEvent) UnmarshalJSON(raw []byte) error {
 	if m := w.Message; m != nil {
 		it.Message = &discordgo.Message{ID: m.ID, ChannelID: m.ChannelID, Flags: m.Flags}
 	}
-	e.Interaction = it
-	return nil
+	return it
 }

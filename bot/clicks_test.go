@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"reflect"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
@@ -37,13 +38,20 @@ func interactionJSON(typ int, data, message string) string {
 }
 
 // A click decodes to what discordgo decodes in every field the bot reads;
-// other interactions decode exactly as discordgo decodes them.
+// other interactions decode exactly as discordgo decodes them. Both ways
+// in: encoding/json's (UnmarshalJSONFrom since Go 1.27) and UnmarshalJSON.
 func TestInteractionsDecodeAsDiscordgoDoes(t *testing.T) {
+	button := `{"custom_id":"move:7wu4zzs8:39:deck","component_type":2}`
 	for name, raw := range map[string]string{
-		"button":     interactionJSON(3, `{"custom_id":"move:7wu4zzs8:39:deck","component_type":2}`, clickedMessage),
+		"button":     interactionJSON(3, button, clickedMessage),
 		"select":     interactionJSON(3, `{"custom_id":"pick:7wu4zzs8","component_type":3,"values":["a","b"]}`, clickedMessage),
+		"no values":  interactionJSON(3, `{"custom_id":"pick:7wu4zzs8","component_type":3,"values":[]}`, clickedMessage),
 		"no message": interactionJSON(3, `{"custom_id":"hand:7wu4zzs8","component_type":2}`, ""),
-		"command":    interactionJSON(2, `{"id":"9","name":"game","type":1,"options":[{"name":"new","type":2,"options":[{"name":"duel","type":1,"options":[{"name":"life","type":4,"value":60}]}]}]}`, ""),
+		"nulls": strings.Replace(interactionJSON(3, button, "null"), `"member":{`, `"user":null,"guild_id":null,"member":{"user":null,"nick":null,`, 1),
+		"escapes": strings.Replace(interactionJSON(3, `{"custom_id":"move:\u0037wu4zzs8:39:deck","component_type":2,"\u0076alues":["\u00e9"]}`, clickedMessage),
+			`"token":`, `"t\u006fken":`, 1),
+		"a user, no member": strings.Replace(interactionJSON(3, button, clickedMessage), `"member":`, `"user":{"id":"3","username":"dm"},"x":`, 1),
+		"command":           interactionJSON(2, `{"id":"9","name":"game","type":1,"options":[{"name":"new","type":2,"options":[{"name":"duel","type":1,"options":[{"name":"life","type":4,"value":60}]}]}]}`, ""),
 		"modal": interactionJSON(5, `{"custom_id":"say:7wu4zzs8","components":[{"type":1,"components":[{"type":4,"custom_id":"text","value":"I draw my sword."}]}]}`,
 			clickedMessage),
 	} {
@@ -51,24 +59,48 @@ func TestInteractionsDecodeAsDiscordgoDoes(t *testing.T) {
 		if err := json.Unmarshal([]byte(raw), &want); err != nil {
 			t.Fatalf("%s: discordgo: %v", name, err)
 		}
-		ev := interactionEvents{}.New().(*interactionEvent)
-		if err := json.Unmarshal([]byte(raw), ev); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		got, w := *ev.Interaction, *want.Interaction
-		if got.Type == discordgo.InteractionMessageComponent {
-			got, w = readByTheBot(got), readByTheBot(w)
-		}
-		if !reflect.DeepEqual(got, w) {
-			t.Errorf("%s: decoded\n%+v\ndiscordgo decodes\n%+v", name, got, w)
-		}
-		if got.Type == discordgo.InteractionMessageComponent && (got.Member == nil || got.Member.User == nil || got.Member.User.ID == "" ||
-			got.Member.Permissions == 0 || got.AppPermissions == 0 || got.MessageComponentData().CustomID == "") {
-			t.Errorf("%s: fields the bot reads came out empty: %+v", name, got)
+		for way, decode := range map[string]func(*interactionEvent) error{
+			"encoding/json": func(ev *interactionEvent) error { return json.Unmarshal([]byte(raw), ev) },
+			"UnmarshalJSON": func(ev *interactionEvent) error { return ev.UnmarshalJSON([]byte(raw)) },
+		} {
+			ev := interactionEvents{}.New().(*interactionEvent)
+			if err := decode(ev); err != nil {
+				t.Fatalf("%s, %s: %v", name, way, err)
+			}
+			if (ev.Interaction != nil) != (want.Type == discordgo.InteractionMessageComponent) {
+				t.Errorf("%s, %s: decoded %v here; only clicks are", name, way, ev.Interaction)
+			}
+			it, err := ev.decoded([]byte(raw))
+			if err != nil {
+				t.Fatalf("%s, %s: %v", name, way, err)
+			}
+			got, w := *it, *want.Interaction
+			if got.Type == discordgo.InteractionMessageComponent {
+				got, w = readByTheBot(got), readByTheBot(w)
+			}
+			if !reflect.DeepEqual(got, w) {
+				t.Errorf("%s, %s: decoded\n%+v\ndiscordgo decodes\n%+v", name, way, got, w)
+			}
+			if name == "button" && (got.Member == nil || got.Member.User == nil || got.Member.User.ID == "" ||
+				got.Member.Permissions == 0 || got.AppPermissions == 0 || got.MessageComponentData().CustomID == "" || got.Message == nil) {
+				t.Errorf("%s, %s: fields the bot reads came out empty: %+v", name, way, got)
+			}
 		}
 	}
-	if err := json.Unmarshal([]byte(interactionJSON(3, `{"custom_id":7}`, "")), new(interactionEvent)); err == nil {
-		t.Error("a click with a numeric custom_id decoded")
+	for _, bad := range []string{
+		interactionJSON(3, `{"custom_id":7}`, ""),
+		interactionJSON(3, `{"custom_id":"a","component_type":-0}`, ""),
+		interactionJSON(3, `{"custom_id":"a","component_type":2.5}`, ""),
+		strings.Replace(interactionJSON(3, button, ""), `"app_permissions":"277025778752"`, `"app_permissions":"x"`, 1),
+		strings.Replace(interactionJSON(3, button, ""), `"type":3`, `"type":300`, 1),
+		interactionJSON(3, button, "") + "}",
+	} {
+		if err := json.Unmarshal([]byte(bad), new(interactionEvent)); err == nil {
+			t.Errorf("decoded %s", bad)
+		}
+		if err := new(interactionEvent).UnmarshalJSON([]byte(bad)); err == nil && json.Valid([]byte(bad)) {
+			t.Errorf("UnmarshalJSON decoded %s", bad)
+		}
 	}
 }
 
