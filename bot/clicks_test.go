@@ -47,7 +47,7 @@ func TestInteractionsDecodeAsDiscordgoDoes(t *testing.T) {
 		"select":     interactionJSON(3, `{"custom_id":"pick:7wu4zzs8","component_type":3,"values":["a","b"]}`, clickedMessage),
 		"no values":  interactionJSON(3, `{"custom_id":"pick:7wu4zzs8","component_type":3,"values":[]}`, clickedMessage),
 		"no message": interactionJSON(3, `{"custom_id":"hand:7wu4zzs8","component_type":2}`, ""),
-		"nulls": strings.Replace(interactionJSON(3, button, "null"), `"member":{`, `"user":null,"guild_id":null,"member":{"user":null,"nick":null,`, 1),
+		"nulls":      strings.Replace(interactionJSON(3, button, "null"), `"member":{`, `"user":null,"guild_id":null,"member":{"user":null,"nick":null,`, 1),
 		"escapes": strings.Replace(interactionJSON(3, `{"custom_id":"move:\u0037wu4zzs8:39:deck","component_type":2,"\u0076alues":["\u00e9"]}`, clickedMessage),
 			`"token":`, `"t\u006fken":`, 1),
 		"a user, no member": strings.Replace(interactionJSON(3, button, clickedMessage), `"member":`, `"user":{"id":"3","username":"dm"},"x":`, 1),
@@ -156,4 +156,41 @@ func TestDiscordgoUsesTheBotsInteractionDecoding(t *testing.T) {
 	if len(eventTypes) < 50 {
 		t.Errorf("discordgo's event table holds %d types: not the table", len(eventTypes))
 	}
+}
+
+// FuzzDecodeClick: whatever the bot's click decoding accepts as a click,
+// discordgo's decoding, where it accepts the same bytes, reads the same in
+// every field the bot reads; and the two ways in (UnmarshalJSONFrom and
+// UnmarshalJSON) never disagree on a click they both read.
+func FuzzDecodeClick(f *testing.F) {
+	f.Add(interactionJSON(3, `{"custom_id":"move:7wu4zzs8:39:deck","component_type":2}`, clickedMessage))
+	f.Add(interactionJSON(3, `{"custom_id":"pick:7wu4zzs8","component_type":3,"values":["a","\u00e9"]}`, "null"))
+	f.Add(`{"type":3,"data":{"custom_id":"a"},"member":null,"user":{"id":"1"},"app_permissions":"8"}`)
+	f.Add(interactionJSON(2, `{"id":"9","name":"game","type":1}`, ""))
+	f.Fuzz(func(t *testing.T, raw string) {
+		var ways [2]*discordgo.Interaction
+		for i, decode := range []func(*interactionEvent) error{
+			func(ev *interactionEvent) error { return json.Unmarshal([]byte(raw), ev) },
+			func(ev *interactionEvent) error { return ev.UnmarshalJSON([]byte(raw)) },
+		} {
+			ev := new(interactionEvent)
+			if decode(ev) != nil || ev.Interaction == nil {
+				continue
+			}
+			ways[i] = ev.Interaction
+			if ev.Type != discordgo.InteractionMessageComponent {
+				t.Fatalf("way %d decoded a %v as a click", i, ev.Type)
+			}
+			var want discordgo.InteractionCreate
+			if json.Unmarshal([]byte(raw), &want) != nil || want.Interaction == nil {
+				continue
+			}
+			if got, w := readByTheBot(*ev.Interaction), readByTheBot(*want.Interaction); !reflect.DeepEqual(got, w) {
+				t.Fatalf("way %d decoded\n%+v\ndiscordgo decodes\n%+v", i, got, w)
+			}
+		}
+		if ways[0] != nil && ways[1] != nil && !reflect.DeepEqual(readByTheBot(*ways[0]), readByTheBot(*ways[1])) {
+			t.Fatalf("UnmarshalJSONFrom decoded\n%+v\nUnmarshalJSON\n%+v", *ways[0], *ways[1])
+		}
+	})
 }
