@@ -327,12 +327,16 @@ func (c *call) rateLimited(retry time.Duration, global bool) {
 	secs := retry.Seconds()
 	h := c.w.Header()
 	h.Set("Retry-After", strconv.Itoa(int(math.Ceil(secs))))
-	h.Set("X-RateLimit-Limit", "5")
+	if h.Get("X-RateLimit-Limit") == "" {
+		h.Set("X-RateLimit-Limit", "5")
+	}
 	h.Set("X-RateLimit-Remaining", "0")
 	reset := float64(time.Now().Add(retry).UnixMilli()) / 1000
 	h.Set("X-RateLimit-Reset", strconv.FormatFloat(reset, 'f', 3, 64))
 	h.Set("X-RateLimit-Reset-After", strconv.FormatFloat(secs, 'f', 3, 64))
-	h.Set("X-RateLimit-Bucket", fmt.Sprintf("%016x", hashString(c.r.Method+" "+c.pattern)))
+	if h.Get("X-RateLimit-Bucket") == "" {
+		h.Set("X-RateLimit-Bucket", fmt.Sprintf("%016x", hashString(c.r.Method+" "+c.pattern)))
+	}
 	scope := "user"
 	if global {
 		h.Set("X-RateLimit-Global", "true")
@@ -377,6 +381,78 @@ func (c *call) stillLimitedLocked() bool {
 	return true
 }
 
+// SetWebhookLimit gives every webhook token (an interaction's follow-ups
+// and @original) a bucket of n requests per window, as Discord limits each
+// webhook: every answer on those routes carries the bucket's X-RateLimit-*
+// headers, and a request beyond it is answered 429, an invalid request.
+// n = 0 (the default) lifts the limit.
+func (s *Server) SetWebhookLimit(n int, window time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n > 0 && window <= 0 {
+		s.t.Fatalf("fakediscord: SetWebhookLimit(%d, %v): a limit needs a window", n, window)
+		return
+	}
+	s.hookLimit, s.hookWindow = n, window
+	clear(s.hookBuckets)
+}
+
+// hookBucket is one webhook token's requests in its current window.
+type hookBucket struct {
+	reset time.Time
+	used  int
+}
+
+// hookBucketLocked answers 429 for a webhook request beyond its token's
+// bucket; else it spends one request and sets the bucket's headers on the
+// answer to come. It reports whether it answered.
+func (c *call) hookBucketLocked() bool {
+	s := c.s
+	if s.hookLimit <= 0 || !strings.HasPrefix(c.path, "/webhooks/") {
+		return false
+	}
+	parts := strings.SplitN(c.path, "/", 5) // "", "webhooks", app, token, rest
+	if len(parts) < 4 {
+		return false
+	}
+	key := strings.Join(parts[:4], "/")
+	now := time.Now()
+	b := s.hookBuckets[key]
+	if b == nil || !now.Before(b.reset) {
+		if len(s.hookBuckets) > 4096 { // forget windows long over
+			for k, old := range s.hookBuckets {
+				if !now.Before(old.reset) {
+					delete(s.hookBuckets, k)
+				}
+			}
+		}
+		b = &hookBucket{reset: now.Add(s.hookWindow)}
+		s.hookBuckets[key] = b
+	}
+	if b.used >= s.hookLimit {
+		s.logLocked("fakediscord: %s sent with its webhook's bucket empty for %v more: 429", c.describe(), b.reset.Sub(now).Round(time.Millisecond))
+		c.limitHeaders(key, 0, b.reset.Sub(now))
+		c.rateLimited(b.reset.Sub(now), false)
+		return true
+	}
+	b.used++
+	c.limitHeaders(key, s.hookLimit-b.used, b.reset.Sub(now))
+	if b.used == s.hookLimit {
+		s.counts.Exhausted++
+	}
+	return false
+}
+
+// limitHeaders sets a bucket's X-RateLimit-* headers on the answer.
+func (c *call) limitHeaders(key string, remaining int, resetAfter time.Duration) {
+	h := c.w.Header()
+	h.Set("X-RateLimit-Limit", strconv.Itoa(c.s.hookLimit))
+	h.Set("X-RateLimit-Remaining", strconv.Itoa(remaining))
+	h.Set("X-RateLimit-Reset", strconv.FormatFloat(float64(time.Now().Add(resetAfter).UnixMilli())/1000, 'f', 3, 64))
+	h.Set("X-RateLimit-Reset-After", strconv.FormatFloat(resetAfter.Seconds(), 'f', 3, 64))
+	h.Set("X-RateLimit-Bucket", fmt.Sprintf("%016x", hashString(key)))
+}
+
 // exempt tells whether a request is one of the interaction routes that
 // Discord does not count against the bot's global rate limit.
 func (c *call) exempt() bool {
@@ -409,6 +485,9 @@ type RESTCounts struct {
 	// NotFound counts 404 answers, which Discord does not count as invalid
 	// but which point at stale IDs or tokens.
 	NotFound int
+	// Exhausted counts answers that spent the last request of a webhook
+	// token's bucket (SetWebhookLimit): X-RateLimit-Remaining 0.
+	Exhausted int
 	// Faults counts requests answered with an injected fault.
 	Faults int
 	// ByRoute counts requests by "METHOD /pattern", e.g.

@@ -108,6 +108,56 @@ func TestRateLimitFault(t *testing.T) {
 	}
 }
 
+// TestWebhookLimit: with SetWebhookLimit, each interaction token's webhook
+// routes share a bucket; their answers carry its headers, a request beyond
+// it is a 429 counted as invalid, and other tokens' buckets are untouched.
+func TestWebhookLimit(t *testing.T) {
+	t.Parallel()
+	s := New(t)
+	tokens := make(chan string, 4)
+	connect(t, s, []*discordgo.ApplicationCommand{pingCmd}, func(bs *discordgo.Session, i *discordgo.InteractionCreate) {
+		respond(bs, i, discordgo.InteractionResponseChannelMessageWithSource, &discordgo.InteractionResponseData{Content: "pong"})
+		tokens <- i.Token
+	})
+	alice := s.AddUser("Alice")
+	ch := s.ChannelID()
+	s.SetWebhookLimit(2, time.Hour)
+	alice.Command(ch, "ping")
+	alice.Command(ch, "ping")
+	a, b := <-tokens, <-tokens
+	s.ResetRESTCounts()
+	edit := func(token string) *http.Response {
+		req, _ := http.NewRequest("PATCH", s.APIURL()+"/webhooks/"+s.AppID()+"/"+token+"/messages/@original", strings.NewReader(`{"content":"edited"}`))
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp
+	}
+	for n, want := range []struct {
+		token     string
+		status    int
+		remaining string
+	}{{a, 200, "1"}, {a, 200, "0"}, {a, 429, "0"}, {b, 200, "1"}} {
+		r := edit(want.token)
+		h := r.Header
+		if r.StatusCode != want.status || h.Get("X-RateLimit-Remaining") != want.remaining || h.Get("X-RateLimit-Limit") != "2" ||
+			h.Get("X-RateLimit-Bucket") == "" || h.Get("X-RateLimit-Reset-After") == "" || h.Get("X-RateLimit-Reset-After") == "0.000" {
+			t.Errorf("edit %d: status %d, headers %v", n+1, r.StatusCode, h)
+		}
+	}
+	if c := s.RESTCounts(); c.Invalid != 1 || c.Exhausted != 1 || c.Exempt != 4 {
+		t.Errorf("counts = %+v", c)
+	}
+	s.SetWebhookLimit(0, 0)
+	if r := edit(a); r.StatusCode != 200 || r.Header.Get("X-RateLimit-Limit") != "" {
+		t.Errorf("without a limit: status %d, headers %v", r.StatusCode, r.Header)
+	}
+}
+
 // TestServerErrorFaults: 500 and 503 reach the caller with Discord's JSON
 // body and change nothing; discordgo retries a 502 by itself; any route can
 // fail, including edits of one channel only.

@@ -150,6 +150,9 @@ type Server struct {
 	limitedUntil       map[string]time.Time // by "METHOD path": the retry_after of an injected 429
 	globalUntil        time.Time
 	failedInteractions []FailedInteraction
+	hookLimit          int                    // requests per hookWindow for each webhook token; 0: none
+	hookWindow         time.Duration          //
+	hookBuckets        map[string]*hookBucket // by "/webhooks/{app}/{token}"
 }
 
 // guild is one of the fake's guilds. The first lives in the Server's own
@@ -226,6 +229,7 @@ func newServer(t Reporter) *Server {
 		counts:            RESTCounts{ByRoute: map[string]int{}},
 		lost:              map[string]bool{},
 		limitedUntil:      map[string]time.Time{},
+		hookBuckets:       map[string]*hookBucket{},
 		changed:           make(chan struct{}),
 	}
 }
