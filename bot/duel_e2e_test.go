@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cardtable/cardbot/bot/fakediscord"
 	"github.com/cardtable/cardbot/games"
@@ -361,5 +362,42 @@ func TestSimultaneousHandBuilding(t *testing.T) {
 	// A double submission of Bea's old view is still refused.
 	if r := bea.Select(beaView, id, card); r == nil || !strings.Contains(r.Content, "earlier moment") {
 		t.Fatalf("Bea's second submission of the same view answered %+v", r)
+	}
+}
+
+// Discord limits the requests on each interaction token, and says how many
+// are left in the bucket's headers. The bot follows them: while a duel is
+// played as fast as the hands show moves, its hand edits run into no 429
+// (an invalid request, toward Discord's ban), waiting for the bucket to
+// refill instead, and every move is still shown.
+func TestHandEditsKeepToTheWebhookBucket(t *testing.T) {
+	h := newHarness(t)
+	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
+	startDuel(t, h, ann, bea)
+	h.fake.SetWebhookLimit(1, 100*time.Millisecond)
+	h.fake.ResetRESTCounts()
+	deadline := time.Now().Add(20 * time.Second)
+	for moves := 0; moves < 40; moves++ {
+		changed := h.fake.Changes()
+		u, hand, id := mover(h, ann, bea)
+		if u == nil {
+			if rec, _ := h.db.Game(h.ch); rec == nil {
+				break // the duel ended
+			}
+			select {
+			case <-changed: // a hand edit may be waiting for its bucket
+			case <-time.After(time.Until(deadline)):
+				t.Fatalf("nobody has a move after %d moves; table:\n%s", moves, h.table().Text())
+			}
+			moves--
+			continue
+		}
+		if r := u.Click(hand, id); r == nil || r.Type != 7 {
+			t.Fatalf("move %d by %s answered %+v", moves, u.Name, r)
+		}
+	}
+	c := h.fake.RESTCounts()
+	if c.Invalid != 0 || c.Exhausted == 0 {
+		t.Fatalf("%d invalid requests, %d buckets emptied; want none and some: %+v", c.Invalid, c.Exhausted, c)
 	}
 }

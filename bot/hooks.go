@@ -17,39 +17,48 @@ import (
 // every webhook edit of the bot in one bucket and holds that bucket's lock
 // for a whole round trip, so all hand refreshes waited in one line; and it
 // keeps a bucket per interaction token for ever. At Discord each token has
-// a limit of its own and is used a few times: a 429 is waited out here.
+// a limit of its own and is used a few times. Its bucket's headers are
+// followed here: once an answer says the bucket is empty, the token's next
+// request waits for it to refill (a 429 counts toward Discord's ban on
+// invalid requests), and a 429 all the same is waited out.
 
 // answer sends an interaction's first answer.
 func (b *Bot) answer(i *discordgo.Interaction, resp *discordgo.InteractionResponse) error {
-	return b.hook(context.Background(), http.MethodPost, discordgo.EndpointInteractionResponse(i.ID, i.Token), resp)
+	return b.hook(context.Background(), i.Token, http.MethodPost, discordgo.EndpointInteractionResponse(i.ID, i.Token), resp)
 }
 
 // editOriginal changes the message an interaction token answered with.
 func (b *Bot) editOriginal(ctx context.Context, app, token string, e *discordgo.WebhookEdit) error {
-	return b.hook(ctx, http.MethodPatch, discordgo.EndpointWebhookMessage(app, token, "@original"), e)
+	return b.hook(ctx, token, http.MethodPatch, discordgo.EndpointWebhookMessage(app, token, "@original"), e)
 }
 
 // followUp posts a follow-up message to an interaction.
 func (b *Bot) followUp(i *discordgo.Interaction, p *discordgo.WebhookParams) error {
-	return b.hook(context.Background(), http.MethodPost, discordgo.EndpointWebhookToken(i.AppID, i.Token)+"?wait=true", p)
+	return b.hook(context.Background(), i.Token, http.MethodPost, discordgo.EndpointWebhookToken(i.AppID, i.Token)+"?wait=true", p)
 }
 
 // hookTries bounds the attempts of a request Discord answers 429.
 const hookTries = 3
 
 // ctx marks an output job's requests (withSlot); it sets no deadline.
-func (b *Bot) hook(ctx context.Context, method, url string, data any) error {
+// token is the interaction token the request uses: its bucket's.
+func (b *Bot) hook(ctx context.Context, token, method, url string, data any) error {
 	body, err := encodePayload(data)
 	if err != nil {
 		return err
 	}
 	for attempt := 1; ; attempt++ {
+		b.awaitBucket(ctx, token)
 		resp, got, err := b.hookOnce(ctx, method, url, body)
-		if err != nil || resp.StatusCode < 300 {
+		if err != nil {
 			return err
 		}
+		b.noteBucket(token, resp)
+		if resp.StatusCode < 300 {
+			return nil
+		}
 		if resp.StatusCode == http.StatusTooManyRequests && attempt < hookTries {
-			time.Sleep(retryAfter(resp, got))
+			b.limited.hold(token, time.Now().Add(retryAfter(resp, got)))
 			continue
 		}
 		rest := &discordgo.RESTError{Request: resp.Request, Response: resp, ResponseBody: got}
@@ -59,6 +68,39 @@ func (b *Bot) hook(ctx context.Context, method, url string, data any) error {
 		}
 		return rest
 	}
+}
+
+// maxBucketWait bounds a wait for a token's bucket to refill.
+const maxBucketWait = 30 * time.Second
+
+// awaitBucket holds a request until its token's bucket refills, if an
+// answer said it is empty.
+func (b *Bot) awaitBucket(ctx context.Context, token string) {
+	until, ok := b.limited.when(token)
+	if !ok {
+		return
+	}
+	if d := time.Until(until); d > 0 {
+		t := time.NewTimer(min(d, maxBucketWait))
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+		}
+	}
+}
+
+// noteBucket remembers when token's bucket refills, if the answer says it
+// has no request left.
+func (b *Bot) noteBucket(token string, resp *http.Response) {
+	if resp.Header.Get("X-RateLimit-Remaining") != "0" {
+		return
+	}
+	secs, err := strconv.ParseFloat(resp.Header.Get("X-RateLimit-Reset-After"), 64)
+	if err != nil || secs <= 0 {
+		return
+	}
+	b.limited.hold(token, time.Now().Add(min(time.Duration(secs*float64(time.Second)), maxBucketWait)))
 }
 
 // hookOnce makes one request and reads the answer's body unless it is a

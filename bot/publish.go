@@ -771,11 +771,16 @@ func (t *tokens) key(token string) uint64 {
 	return maphash.String(t.seed, token)
 }
 
-func (t *tokens) take(token string) {
+func (t *tokens) take(token string) { t.put(token, time.Since(epoch)) }
+
+// hold adds token with a time to come: when its bucket refills.
+func (t *tokens) hold(token string, until time.Time) { t.put(token, until.Sub(epoch)) }
+
+func (t *tokens) put(token string, at time.Duration) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	now := time.Since(epoch)
-	t.at[t.key(token)] = now
+	t.at[t.key(token)] = at
 	if len(t.at) >= t.prune {
 		// Forget what interaction tokens' own lifetime forgets; then wait
 		// for the set to double, so the sweep costs O(1) per token.

@@ -363,7 +363,7 @@ func TestHookDeadline(t *testing.T) {
 	}
 	s.Client = &http.Client{Transport: http.DefaultTransport, Timeout: 50 * time.Millisecond}
 	b := &Bot{s: s}
-	err = b.hook(context.Background(), http.MethodPost, srv.URL+"/api/v10/interactions/1/token/callback", map[string]int{"type": 1})
+	err = b.hook(context.Background(), "token", http.MethodPost, srv.URL+"/api/v10/interactions/1/token/callback", map[string]int{"type": 1})
 	var ne net.Error
 	if !errors.As(err, &ne) || !ne.Timeout() || !retryable(err) {
 		t.Fatalf("a request never answered ended with %v; want a retryable timeout", err)
