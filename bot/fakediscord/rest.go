@@ -552,6 +552,10 @@ func (s *Server) createMessage(c *call) {
 	if ch == nil {
 		return
 	}
+	if s.postingDeniedLocked(ch.id) {
+		c.refuse(http.StatusForbidden, 50013, "Missing Permissions", "the bot may not post in "+ch.id+" (DenyPosting)")
+		return
+	}
 	p, ok := c.message()
 	if !ok {
 		return

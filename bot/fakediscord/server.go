@@ -168,6 +168,7 @@ type channel struct {
 	position      int
 	kind          int  // 0 GUILD_TEXT, 11 PUBLIC_THREAD, 12 PRIVATE_THREAD
 	threadsDenied bool // text channels: DenyThreads
+	postingDenied bool // text channels: DenyPosting
 
 	// Threads only.
 	parentID, ownerID string

@@ -65,6 +65,36 @@ func (s *Server) setThreadsDenied(channelID string, deny bool) {
 	ch.threadsDenied = deny
 }
 
+// DenyPosting takes the bot's Send Messages and Send Messages in Threads
+// permissions away in a text channel (its threads too), as a channel an
+// admin has not opened to the bot: posting there is answered 403 Missing
+// Permissions (50013), an invalid request that does not fail the test, and
+// interactions there carry app_permissions without those bits.
+func (s *Server) DenyPosting(channelID string) { s.setPostingDenied(channelID, true) }
+
+// AllowPosting undoes DenyPosting.
+func (s *Server) AllowPosting(channelID string) { s.setPostingDenied(channelID, false) }
+
+func (s *Server) setPostingDenied(channelID string, deny bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ch := s.channelLocked(channelID)
+	if ch == nil || ch.kind != 0 {
+		s.failLocked(fmt.Sprintf("DenyPosting: %s is not a text channel", channelID))
+		return
+	}
+	ch.postingDenied = deny
+}
+
+// postingDeniedLocked tells whether the bot may not post in a channel.
+func (s *Server) postingDeniedLocked(channelID string) bool {
+	ch := s.channelLocked(channelID)
+	if ch != nil && ch.kind != 0 {
+		ch = s.channelLocked(ch.parentID)
+	}
+	return ch != nil && ch.postingDenied
+}
+
 // botChannelPermsLocked is the bot's permissions in a channel.
 func (s *Server) botChannelPermsLocked(channelID string) int64 {
 	p := int64(botPermissions)
@@ -74,6 +104,9 @@ func (s *Server) botChannelPermsLocked(channelID string) int64 {
 		}
 		if ch != nil && ch.threadsDenied {
 			p &^= threadCreatePerms
+		}
+		if ch != nil && ch.postingDenied {
+			p &^= discordgo.PermissionSendMessages | discordgo.PermissionSendMessagesInThreads
 		}
 	}
 	return p
