@@ -401,3 +401,39 @@ func TestHandEditsKeepToTheWebhookBucket(t *testing.T) {
 		t.Fatalf("%d invalid requests, %d buckets emptied; want none and some: %+v", c.Invalid, c.Exhausted, c)
 	}
 }
+
+// Where an admin has not let the bot post, /game new and /game table say
+// which permissions the bot lacks, at once and without trying (a 403 is
+// an invalid request); once it may post, the same commands work.
+func TestNoGameWhereTheBotMayNotPost(t *testing.T) {
+	h := newHarness(t)
+	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
+	h.fake.DenyPosting(h.ch)
+	h.fake.ResetRESTCounts()
+	mustRefuse(t, ann.Command(h.ch, "game", newGame("duel")), "I need Send Messages in this channel")
+	if rec, err := h.db.Game(h.ch); rec != nil || err != nil {
+		t.Fatalf("a refused /game new left %+v, %v", rec, err)
+	}
+	if n := len(h.fake.Messages(h.ch)); n != 0 {
+		t.Fatalf("%d messages in a channel the bot may not post in", n)
+	}
+
+	h.fake.AllowPosting(h.ch)
+	startDuel(t, h, ann, bea)
+	before := h.snapshot()
+	h.fake.DenyPosting(h.ch)
+	mustRefuse(t, ann.Command(h.ch, "game", fakediscord.Sub("table")), "A server admin can give me it")
+	if h.snapshot() != before {
+		t.Fatal("a refused /game table changed the game")
+	}
+	if owed, _ := h.db.Pending(); len(owed) != 0 {
+		t.Fatalf("a refused /game table left %d outputs owed", len(owed))
+	}
+	if c := h.fake.RESTCounts(); c.Invalid != 0 {
+		t.Fatalf("%d invalid requests: %+v", c.Invalid, c)
+	}
+	h.fake.AllowPosting(h.ch)
+	if r := ann.Command(h.ch, "game", fakediscord.Sub("table")); r == nil || strings.Contains(r.Content, "I can't post") {
+		t.Fatalf("/game table once the bot may post answered %+v", r)
+	}
+}

@@ -192,6 +192,38 @@ func canManage(i *discordgo.Interaction) bool {
 	return p&discordgo.PermissionManageChannels != 0 || p&discordgo.PermissionAdministrator != 0
 }
 
+// cannotPost is the refusal for a command that would post where the bot
+// may not (Discord sends the bot's permissions in the channel with each
+// interaction), or nil. Trying anyway would draw a 403, which counts
+// toward Discord's ban on invalid requests. Without the bits (0), it
+// cannot tell and lets the post find out.
+func cannotPost(i *discordgo.Interaction) *reply {
+	p := i.AppPermissions
+	if p == 0 || p&discordgo.PermissionAdministrator != 0 {
+		return nil
+	}
+	var missing []string
+	if p&discordgo.PermissionViewChannel == 0 {
+		missing = append(missing, "View Channel")
+	}
+	if p&(discordgo.PermissionSendMessages|discordgo.PermissionSendMessagesInThreads) == 0 {
+		missing = append(missing, "Send Messages")
+	}
+	if p&discordgo.PermissionEmbedLinks == 0 {
+		missing = append(missing, "Embed Links")
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	list := strings.Join(missing, ", ")
+	if n := len(missing); n > 1 {
+		list = strings.Join(missing[:n-1], ", ") + " and " + missing[n-1]
+	}
+	r := tell("I can't post the table here: I need %s in this channel. A server admin can give me %s in the channel's settings, under Permissions.",
+		list, map[bool]string{true: "them", false: "it"}[len(missing) > 1])
+	return &r
+}
+
 func (b *Bot) rules(kind string) (games.Rules, bool) {
 	for _, r := range b.catalog {
 		if r.ID == kind {

@@ -33,6 +33,9 @@ func (b *Bot) cmdNew(i *discordgo.Interaction, kind string, opts []*discordgo.Ap
 	if !ok {
 		return tell("I don't know that game. Choose one from the list."), nil
 	}
+	if no := cannotPost(i); no != nil {
+		return *no, nil
+	}
 	existing, err := b.db.Game(b.homeOf(i))
 	if err != nil {
 		return b.oops(err), nil

@@ -22,6 +22,9 @@ func (b *Bot) cmdTable(i *discordgo.Interaction) (reply, after) {
 	if no != nil {
 		return *no, nil
 	}
+	if no := cannotPost(i); no != nil {
+		return *no, nil
+	}
 	posts, err := b.db.Posts(rec.ID)
 	if err != nil {
 		return b.oops(err), nil
