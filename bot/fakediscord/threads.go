@@ -49,20 +49,25 @@ func (s *Server) Threads(channelID string) []Thread {
 // grant them would: creating a thread there is answered 403 Missing
 // Permissions (50013), which does not fail the test, and interactions in the
 // channel carry app_permissions without those bits.
-func (s *Server) DenyThreads(channelID string) { s.setThreadsDenied(channelID, true) }
+func (s *Server) DenyThreads(channelID string) {
+	s.setTextChannel("DenyThreads", channelID, func(ch *channel) { ch.threadsDenied = true })
+}
 
 // AllowThreads undoes DenyThreads.
-func (s *Server) AllowThreads(channelID string) { s.setThreadsDenied(channelID, false) }
+func (s *Server) AllowThreads(channelID string) {
+	s.setTextChannel("AllowThreads", channelID, func(ch *channel) { ch.threadsDenied = false })
+}
 
-func (s *Server) setThreadsDenied(channelID string, deny bool) {
+// setTextChannel changes a text channel's settings; what names the caller.
+func (s *Server) setTextChannel(what, channelID string, set func(*channel)) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	ch := s.channelLocked(channelID)
 	if ch == nil || ch.kind != 0 {
-		s.failLocked(fmt.Sprintf("DenyThreads: %s is not a text channel", channelID))
+		s.failLocked(fmt.Sprintf("%s: %s is not a text channel", what, channelID))
 		return
 	}
-	ch.threadsDenied = deny
+	set(ch)
 }
 
 // DenyPosting takes the bot's Send Messages and Send Messages in Threads
@@ -70,20 +75,13 @@ func (s *Server) setThreadsDenied(channelID string, deny bool) {
 // admin has not opened to the bot: posting there is answered 403 Missing
 // Permissions (50013), an invalid request that does not fail the test, and
 // interactions there carry app_permissions without those bits.
-func (s *Server) DenyPosting(channelID string) { s.setPostingDenied(channelID, true) }
+func (s *Server) DenyPosting(channelID string) {
+	s.setTextChannel("DenyPosting", channelID, func(ch *channel) { ch.postingDenied = true })
+}
 
 // AllowPosting undoes DenyPosting.
-func (s *Server) AllowPosting(channelID string) { s.setPostingDenied(channelID, false) }
-
-func (s *Server) setPostingDenied(channelID string, deny bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	ch := s.channelLocked(channelID)
-	if ch == nil || ch.kind != 0 {
-		s.failLocked(fmt.Sprintf("DenyPosting: %s is not a text channel", channelID))
-		return
-	}
-	ch.postingDenied = deny
+func (s *Server) AllowPosting(channelID string) {
+	s.setTextChannel("AllowPosting", channelID, func(ch *channel) { ch.postingDenied = false })
 }
 
 // postingDeniedLocked tells whether the bot may not post in a channel.
