@@ -43,6 +43,7 @@ type Bot struct {
 	startedAt time.Time   // tokens from before were answered by an earlier process
 	dead      tokens      // tokens and message ids that answered 404: never tried again
 	limited   tokens      // tokens whose webhook bucket is empty, with when it refills (hooks.go)
+	barred    bars        // channels where posting answered 403 (publish.go)
 	outputs   slots       // output jobs computing at once: one per CPU
 	jobs      sync.Map    // channel id → *slot of its output job under way
 	threads   sync.Map    // channel id → *store.Thread (nil: not a game's thread)

@@ -31,6 +31,9 @@ func (b *Bot) onInteraction(i *discordgo.Interaction, received time.Time) {
 			defer t.Stop()
 		}
 	}
+	if b.barred.n.Load() > 0 && i.AppPermissions != 0 && cannotPost(i) == nil {
+		b.barred.lift(i.ChannelID, b.homeOf(i)) // the bot may post there again
+	}
 	r, next := b.safeRoute(i)
 	if r.held != nil {
 		b.answering.take(r.held.token)

@@ -362,3 +362,64 @@ func TestSayNeverPings(t *testing.T) {
 		t.Fatalf("a /say line pinged Ann (%d → %d)", before, h.fake.Pings(ann.ID))
 	}
 }
+
+// When an admin takes away the bot's right to post in a game's channel
+// mid-game, the first post's 403 teaches the bot to stop posting there
+// (every 403 counts toward Discord's ban on invalid requests): the moves go
+// on, the table is kept up to date in place, and once an interaction shows
+// the bot may post again, the story is told below as before.
+func TestNoPostsWhereDiscordSaidForbidden(t *testing.T) {
+	h := newHarness(t)
+	users := []*fakediscord.User{h.fake.AddUser("Ann"), h.fake.AddUser("Bea")}
+	users[0].Command(h.ch, "game", newGame("life"))
+	users[1].Click(h.table(), h.table().ButtonID("Join"))
+	users[0].Click(h.table(), h.table().ButtonID("Start"))
+	move := func(n int) {
+		t.Helper()
+		rec, _ := h.db.Game(h.ch)
+		if rec == nil || len(rec.Waiting) == 0 {
+			t.Fatalf("no move to make at move %d", n)
+		}
+		u := users[rec.Waiting[0]]
+		hand := u.Command(h.ch, "game", fakediscord.Sub("hand"))
+		for _, b := range hand.Message.Buttons() {
+			if b.Disabled {
+				continue
+			}
+			r := u.Click(hand.Message, b.CustomID)
+			if r != nil && r.Modal != nil {
+				r = u.Submit(r.Modal, map[string]string{"text": "a line"})
+			}
+			if r == nil || r.Type == 0 {
+				t.Fatalf("move %d: %q answered %+v", n, b.Label, r)
+			}
+			return
+		}
+		t.Fatalf("move %d: %s's hand offers no move", n, u.Name)
+	}
+
+	h.fake.DenyPosting(h.ch)
+	h.fake.ResetRESTCounts()
+	var tables []string
+	for n := range 8 {
+		move(n)
+		tables = append(tables, h.table().Text())
+	}
+	c := h.fake.RESTCounts()
+	if c.Invalid != 1 || c.ByRoute["POST "+fakediscord.RouteMessages] != 1 {
+		t.Fatalf("while the bot may not post: %d invalid requests, %d posts; want the one that taught it: %+v",
+			c.Invalid, c.ByRoute["POST "+fakediscord.RouteMessages], c)
+	}
+	if tables[7] == tables[3] {
+		t.Fatalf("the table stopped keeping up: after move 4 and after move 8\n%s", tables[7])
+	}
+
+	h.fake.AllowPosting(h.ch)
+	for n := 8; n < 11; n++ {
+		move(n)
+	}
+	c = h.fake.RESTCounts()
+	if c.Invalid != 1 || c.ByRoute["POST "+fakediscord.RouteMessages] < 2 {
+		t.Fatalf("once the bot may post again: %+v", c)
+	}
+}

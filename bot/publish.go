@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -291,7 +292,7 @@ func (p *pub) run() {
 			if b.dies("story") {
 				return
 			}
-			if _, err := b.send(p.ctx, p.where(), textMsg("%s", text).send(), p.storyNonce()); err != nil {
+			if _, err := b.send(p.ctx, p.where(), textMsg("%s", text).send(), p.storyNonce()); err != nil && !errors.Is(err, errBarred) {
 				b.log.Warn("post narration", "game", rec.ID, "err", err)
 			}
 			below = true
@@ -326,8 +327,8 @@ func (p *pub) run() {
 	}
 	version := rec.Version
 	was := p.posts.Table
-	if p.out.Closed != "" || (len(tail) == 0 && !below && len(seats) == 0 && !p.anew()) {
-		p.inPlace(m, version)
+	if p.out.Closed != "" || b.barred.has(p.where()) || (len(tail) == 0 && !below && len(seats) == 0 && !p.anew()) {
+		p.inPlace(m, version) // where the bot may not post, the table alone keeps up
 		return
 	}
 	old := p.posts.Table
@@ -519,6 +520,9 @@ func (b *Bot) send(ctx context.Context, channel string, m *discordgo.MessageSend
 		Nonce        string `json:"nonce,omitempty"`
 		EnforceNonce bool   `json:"enforce_nonce,omitempty"`
 	}{m, nonce, nonce != ""}
+	if b.barred.has(channel) {
+		return nil, errBarred
+	}
 	endpoint := discordgo.EndpointChannelMessages(channel)
 	var out *discordgo.Message
 	var err error
@@ -535,12 +539,71 @@ func (b *Bot) send(ctx context.Context, channel string, m *discordgo.MessageSend
 				return out, nil
 			}
 		}
+		if forbidden(err) {
+			b.barred.bar(channel)
+		}
 		if nonce == "" || !retryable(err) {
 			break
 		}
 		time.Sleep(time.Duration(attempt+1) * 50 * time.Millisecond)
 	}
 	return nil, err
+}
+
+// errBarred: the bot may not post in the channel, as Discord said lately.
+var errBarred = errors.New("not allowed to post in this channel (Discord answered 403 lately)")
+
+// barLife is how long a channel that answered a post with 403 is left
+// alone, unless an interaction there shows the bot may post again: each
+// 403 counts toward Discord's ban on invalid requests.
+const barLife = 10 * time.Minute
+
+// bars holds the channels where posting answered 403, with when.
+type bars struct {
+	mu sync.Mutex
+	at map[string]time.Time
+	n  atomic.Int32 // len(at), read without the lock on every interaction
+}
+
+func (s *bars) bar(channel string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.at == nil {
+		s.at = map[string]time.Time{}
+	}
+	s.at[channel] = time.Now()
+	s.n.Store(int32(len(s.at)))
+}
+
+// has tells whether channel is barred; a bar past its life is lifted.
+func (s *bars) has(channel string) bool {
+	if s.n.Load() == 0 {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	at, ok := s.at[channel]
+	if ok && time.Since(at) > barLife {
+		delete(s.at, channel)
+		s.n.Store(int32(len(s.at)))
+		return false
+	}
+	return ok
+}
+
+func (s *bars) lift(channels ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, ch := range channels {
+		delete(s.at, ch)
+	}
+	s.n.Store(int32(len(s.at)))
+}
+
+// forbidden is Discord's 403: no permission to do that here.
+func forbidden(err error) bool {
+	var rest *discordgo.RESTError
+	return errors.As(err, &rest) && rest.Response != nil && rest.Response.StatusCode == http.StatusForbidden
 }
 
 // edit changes a channel message. The edited message Discord sends back

@@ -530,3 +530,40 @@ func TestOlderID(t *testing.T) {
 		}
 	}
 }
+
+// A post answered 403 bars its channel: the next post there fails at once,
+// with no request (each 403 counts toward Discord's ban), other channels
+// are untouched, and lifting the bar lets posts through again.
+func TestForbiddenChannelIsBarred(t *testing.T) {
+	var posts []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		posts = append(posts, r.URL.Path)
+		if strings.Contains(r.URL.Path, "/channels/1/") {
+			w.WriteHeader(http.StatusForbidden)
+			io.WriteString(w, `{"message":"Missing Permissions","code":50013}`)
+			return
+		}
+		io.WriteString(w, `{"id":"9","channel_id":"2"}`)
+	}))
+	defer srv.Close()
+	s, err := discordgo.New("Bot x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Client = &http.Client{Transport: newRewrite(srv.URL, http.DefaultTransport)}
+	b := &Bot{s: s}
+	ctx := context.Background()
+	if _, err := b.send(ctx, "1", &discordgo.MessageSend{Content: "a"}, ""); !forbidden(err) {
+		t.Fatalf("first post: %v; want the 403", err)
+	}
+	if _, err := b.send(ctx, "1", &discordgo.MessageSend{Content: "b"}, "n1"); !errors.Is(err, errBarred) || len(posts) != 1 {
+		t.Fatalf("second post: %v after %d requests; want errBarred and no request", err, len(posts))
+	}
+	if m, err := b.send(ctx, "2", &discordgo.MessageSend{Content: "c"}, ""); err != nil || m.ID != "9" {
+		t.Fatalf("another channel: %v, %v", m, err)
+	}
+	b.barred.lift("1")
+	if _, err := b.send(ctx, "1", &discordgo.MessageSend{Content: "d"}, ""); !forbidden(err) || len(posts) != 3 {
+		t.Fatalf("after the bar was lifted: %v after %d requests", err, len(posts))
+	}
+}
