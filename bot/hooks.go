@@ -16,49 +16,57 @@ import (
 // are sent here rather than through discordgo's rate limiter, which puts
 // every webhook edit of the bot in one bucket and holds that bucket's lock
 // for a whole round trip, so all hand refreshes waited in one line; and it
-// keeps a bucket per interaction token for ever. At Discord each token has
-// a limit of its own and is used a few times. Its bucket's headers are
-// followed here: once an answer says the bucket is empty, the token's next
-// request waits for it to refill (a 429 counts toward Discord's ban on
-// invalid requests), and a 429 all the same is waited out.
+// keeps a bucket per interaction token for ever. At Discord each token's
+// routes have limits of their own, and a token is used a few times. Their
+// headers are followed here: once an answer says a bucket is empty, the
+// next request on that route and token waits for it to refill (a 429
+// counts toward Discord's ban on invalid requests), and a 429 all the same
+// is waited out.
 
 // answer sends an interaction's first answer.
 func (b *Bot) answer(i *discordgo.Interaction, resp *discordgo.InteractionResponse) error {
-	return b.hook(context.Background(), i.Token, http.MethodPost, discordgo.EndpointInteractionResponse(i.ID, i.Token), resp)
+	return b.hook(context.Background(), "", http.MethodPost, discordgo.EndpointInteractionResponse(i.ID, i.Token), resp)
 }
 
 // editOriginal changes the message an interaction token answered with.
 func (b *Bot) editOriginal(ctx context.Context, app, token string, e *discordgo.WebhookEdit) error {
-	return b.hook(ctx, token, http.MethodPatch, discordgo.EndpointWebhookMessage(app, token, "@original"), e)
+	return b.hook(ctx, "edit "+token, http.MethodPatch, discordgo.EndpointWebhookMessage(app, token, "@original"), e)
 }
 
 // followUp posts a follow-up message to an interaction.
 func (b *Bot) followUp(i *discordgo.Interaction, p *discordgo.WebhookParams) error {
-	return b.hook(context.Background(), i.Token, http.MethodPost, discordgo.EndpointWebhookToken(i.AppID, i.Token)+"?wait=true", p)
+	return b.hook(context.Background(), "follow-up "+i.Token, http.MethodPost, discordgo.EndpointWebhookToken(i.AppID, i.Token)+"?wait=true", p)
 }
 
 // hookTries bounds the attempts of a request Discord answers 429.
 const hookTries = 3
 
 // ctx marks an output job's requests (withSlot); it sets no deadline.
-// token is the interaction token the request uses: its bucket's.
-func (b *Bot) hook(ctx context.Context, token, method, url string, data any) error {
+// bucket names the rate-limit bucket the request's headers speak of: its
+// kind and token. Buckets are per route, so an empty callback bucket (an
+// answer is made once) must not hold the token's edits; "" tracks none.
+func (b *Bot) hook(ctx context.Context, bucket, method, url string, data any) error {
 	body, err := encodePayload(data)
 	if err != nil {
 		return err
 	}
 	for attempt := 1; ; attempt++ {
-		b.awaitBucket(ctx, token)
+		b.awaitBucket(ctx, bucket)
 		resp, got, err := b.hookOnce(ctx, method, url, body)
 		if err != nil {
 			return err
 		}
-		b.noteBucket(token, resp)
+		b.noteBucket(bucket, resp)
 		if resp.StatusCode < 300 {
 			return nil
 		}
 		if resp.StatusCode == http.StatusTooManyRequests && attempt < hookTries {
-			b.limited.hold(token, time.Now().Add(retryAfter(resp, got)))
+			wait := retryAfter(resp, got)
+			if bucket == "" {
+				time.Sleep(wait)
+			} else {
+				b.limited.hold(bucket, time.Now().Add(wait))
+			}
 			continue
 		}
 		rest := &discordgo.RESTError{Request: resp.Request, Response: resp, ResponseBody: got}
@@ -73,10 +81,13 @@ func (b *Bot) hook(ctx context.Context, token, method, url string, data any) err
 // maxBucketWait bounds a wait for a token's bucket to refill.
 const maxBucketWait = 30 * time.Second
 
-// awaitBucket holds a request until its token's bucket refills, if an
-// answer said it is empty.
-func (b *Bot) awaitBucket(ctx context.Context, token string) {
-	until, ok := b.limited.when(token)
+// awaitBucket holds a request until its bucket refills, if an answer said
+// it is empty.
+func (b *Bot) awaitBucket(ctx context.Context, bucket string) {
+	if bucket == "" {
+		return
+	}
+	until, ok := b.limited.when(bucket)
 	if !ok {
 		return
 	}
@@ -90,17 +101,17 @@ func (b *Bot) awaitBucket(ctx context.Context, token string) {
 	}
 }
 
-// noteBucket remembers when token's bucket refills, if the answer says it
-// has no request left.
-func (b *Bot) noteBucket(token string, resp *http.Response) {
-	if resp.Header.Get("X-RateLimit-Remaining") != "0" {
+// noteBucket remembers when bucket refills, if the answer says it has no
+// request left.
+func (b *Bot) noteBucket(bucket string, resp *http.Response) {
+	if bucket == "" || resp.Header.Get("X-RateLimit-Remaining") != "0" {
 		return
 	}
 	secs, err := strconv.ParseFloat(resp.Header.Get("X-RateLimit-Reset-After"), 64)
 	if err != nil || secs <= 0 {
 		return
 	}
-	b.limited.hold(token, time.Now().Add(min(time.Duration(secs*float64(time.Second)), maxBucketWait)))
+	b.limited.hold(bucket, time.Now().Add(min(time.Duration(secs*float64(time.Second)), maxBucketWait)))
 }
 
 // hookOnce makes one request and reads the answer's body unless it is a

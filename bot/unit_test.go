@@ -363,7 +363,7 @@ func TestHookDeadline(t *testing.T) {
 	}
 	s.Client = &http.Client{Transport: http.DefaultTransport, Timeout: 50 * time.Millisecond}
 	b := &Bot{s: s}
-	err = b.hook(context.Background(), "token", http.MethodPost, srv.URL+"/api/v10/interactions/1/token/callback", map[string]int{"type": 1})
+	err = b.hook(context.Background(), "", http.MethodPost, srv.URL+"/api/v10/interactions/1/token/callback", map[string]int{"type": 1})
 	var ne net.Error
 	if !errors.As(err, &ne) || !ne.Timeout() || !retryable(err) {
 		t.Fatalf("a request never answered ended with %v; want a retryable timeout", err)
@@ -565,5 +565,40 @@ func TestForbiddenChannelIsBarred(t *testing.T) {
 	b.barred.lift("1")
 	if _, err := b.send(ctx, "1", &discordgo.MessageSend{Content: "d"}, ""); !forbidden(err) || len(posts) != 3 {
 		t.Fatalf("after the bar was lifted: %v after %d requests", err, len(posts))
+	}
+}
+
+// Rate-limit buckets are per route: an answer's bucket, empty once the
+// answer is made, holds nothing; an empty edit bucket holds the token's
+// edits only.
+func TestHookBucketsArePerRoute(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-RateLimit-Remaining", "0")
+		w.Header().Set("X-RateLimit-Reset-After", "60")
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer srv.Close()
+	s, err := discordgo.New("Bot x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Client = &http.Client{Transport: newRewrite(srv.URL, http.DefaultTransport), Timeout: 10 * time.Second}
+	b := &Bot{s: s}
+	i := &discordgo.Interaction{ID: "1", AppID: "2", Token: "tok"}
+	if err := b.answer(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}); err != nil {
+		t.Fatal(err)
+	}
+	if _, held := b.limited.when("edit tok"); held || len(b.limited.at) != 0 {
+		t.Fatalf("the answer's empty bucket holds %d buckets", len(b.limited.at))
+	}
+	if err := b.editOriginal(context.Background(), "2", "tok", &discordgo.WebhookEdit{}); err != nil {
+		t.Fatal(err)
+	}
+	until, held := b.limited.when("edit tok")
+	if !held || time.Until(until) < 29*time.Second {
+		t.Fatalf("after the edit emptied its bucket: held %v until %v", held, until)
+	}
+	if _, held := b.limited.when("follow-up tok"); held {
+		t.Fatal("the edits' bucket holds the follow-ups")
 	}
 }

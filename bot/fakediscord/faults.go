@@ -381,11 +381,11 @@ func (c *call) stillLimitedLocked() bool {
 	return true
 }
 
-// SetWebhookLimit gives every webhook token (an interaction's follow-ups
-// and @original) a bucket of n requests per window, as Discord limits each
-// webhook: every answer on those routes carries the bucket's X-RateLimit-*
-// headers, and a request beyond it is answered 429, an invalid request.
-// n = 0 (the default) lifts the limit.
+// SetWebhookLimit gives each method on each webhook token (an
+// interaction's follow-ups, its @original edits) a bucket of n requests per
+// window, as Discord limits each route of a webhook: every answer there
+// carries the bucket's X-RateLimit-* headers, and a request beyond it is
+// answered 429, an invalid request. n = 0 (the default) lifts the limit.
 func (s *Server) SetWebhookLimit(n int, window time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -415,7 +415,7 @@ func (c *call) hookBucketLocked() bool {
 	if len(parts) < 4 {
 		return false
 	}
-	key := strings.Join(parts[:4], "/")
+	key := c.r.Method + " " + strings.Join(parts[:4], "/")
 	now := time.Now()
 	b := s.hookBuckets[key]
 	if b == nil || !now.Before(b.reset) {

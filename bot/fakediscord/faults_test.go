@@ -149,7 +149,15 @@ func TestWebhookLimit(t *testing.T) {
 			t.Errorf("edit %d: status %d, headers %v", n+1, r.StatusCode, h)
 		}
 	}
-	if c := s.RESTCounts(); c.Invalid != 1 || c.Exhausted != 1 || c.Exempt != 4 {
+	// A follow-up is another route: its bucket is its own.
+	req, _ := http.NewRequest("POST", s.APIURL()+"/webhooks/"+s.AppID()+"/"+a, strings.NewReader(`{"content":"more"}`))
+	req.Header.Set("Content-Type", "application/json")
+	if r, err := http.DefaultClient.Do(req); err != nil || r.StatusCode != 200 || r.Header.Get("X-RateLimit-Remaining") != "1" {
+		t.Errorf("follow-up after the edits' bucket emptied: %v, %v", r, err)
+	} else {
+		r.Body.Close()
+	}
+	if c := s.RESTCounts(); c.Invalid != 1 || c.Exhausted != 1 || c.Exempt != 5 {
 		t.Errorf("counts = %+v", c)
 	}
 	s.SetWebhookLimit(0, 0)

@@ -152,7 +152,7 @@ type Server struct {
 	failedInteractions []FailedInteraction
 	hookLimit          int                    // requests per hookWindow for each webhook token; 0: none
 	hookWindow         time.Duration          //
-	hookBuckets        map[string]*hookBucket // by "/webhooks/{app}/{token}"
+	hookBuckets        map[string]*hookBucket // by "METHOD /webhooks/{app}/{token}"
 }
 
 // guild is one of the fake's guilds. The first lives in the Server's own
