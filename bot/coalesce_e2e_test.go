@@ -192,32 +192,36 @@ func lifeHarness(t *testing.T) (*harness, func() error) {
 	users[0].Command(h.ch, "game", newGame("life"))
 	users[1].Click(h.table(), h.table().ButtonID("Join"))
 	users[0].Click(h.table(), h.table().ButtonID("Start"))
-	move := func() error {
-		rec, err := h.db.Game(h.ch)
-		if err != nil || rec == nil || len(rec.Waiting) == 0 {
-			return fmt.Errorf("no move to make: %v", err)
-		}
-		u := users[rec.Waiting[0]]
-		hand := u.Command(h.ch, "game", fakediscord.Sub("hand"))
-		if hand == nil || hand.Message == nil {
-			return fmt.Errorf("/game hand answered %+v", hand)
-		}
-		for _, b := range hand.Message.Buttons() {
-			if b.Disabled {
-				continue
-			}
-			r := u.Click(hand.Message, b.CustomID)
-			if r != nil && r.Modal != nil {
-				r = u.Submit(r.Modal, map[string]string{"text": "a line"})
-			}
-			if r == nil || r.Type == 0 {
-				return fmt.Errorf("%q answered %+v", b.Label, r)
-			}
-			return nil
-		}
-		return fmt.Errorf("%s's hand offers no move", u.Name)
+	return h, func() error { return lifeMove(h, users) }
+}
+
+// lifeMove makes the next move of a game of Play the Hand You're Dealt:
+// the waiting player opens their hand and presses its first live button,
+// writing a line where a move asks for one.
+func lifeMove(h *harness, users []*fakediscord.User) error {
+	rec, err := h.db.Game(h.ch)
+	if err != nil || rec == nil || len(rec.Waiting) == 0 {
+		return fmt.Errorf("no move to make: %v", err)
 	}
-	return h, move
+	u := users[rec.Waiting[0]]
+	hand := u.Command(h.ch, "game", fakediscord.Sub("hand"))
+	if hand == nil || hand.Message == nil {
+		return fmt.Errorf("/game hand answered %+v", hand)
+	}
+	for _, b := range hand.Message.Buttons() {
+		if b.Disabled {
+			continue
+		}
+		r := u.Click(hand.Message, b.CustomID)
+		if r != nil && r.Modal != nil {
+			r = u.Submit(r.Modal, map[string]string{"text": "a line"})
+		}
+		if r == nil || r.Type == 0 {
+			return fmt.Errorf("%q answered %+v", b.Label, r)
+		}
+		return nil
+	}
+	return fmt.Errorf("%s's hand offers no move", u.Name)
 }
 
 // storyLines are the lines of the channel's messages above its last (the

@@ -376,26 +376,9 @@ func TestNoPostsWhereDiscordSaidForbidden(t *testing.T) {
 	users[0].Click(h.table(), h.table().ButtonID("Start"))
 	move := func(n int) {
 		t.Helper()
-		rec, _ := h.db.Game(h.ch)
-		if rec == nil || len(rec.Waiting) == 0 {
-			t.Fatalf("no move to make at move %d", n)
+		if err := lifeMove(h, users); err != nil {
+			t.Fatalf("move %d: %v", n, err)
 		}
-		u := users[rec.Waiting[0]]
-		hand := u.Command(h.ch, "game", fakediscord.Sub("hand"))
-		for _, b := range hand.Message.Buttons() {
-			if b.Disabled {
-				continue
-			}
-			r := u.Click(hand.Message, b.CustomID)
-			if r != nil && r.Modal != nil {
-				r = u.Submit(r.Modal, map[string]string{"text": "a line"})
-			}
-			if r == nil || r.Type == 0 {
-				t.Fatalf("move %d: %q answered %+v", n, b.Label, r)
-			}
-			return
-		}
-		t.Fatalf("move %d: %s's hand offers no move", n, u.Name)
 	}
 
 	h.fake.DenyPosting(h.ch)
