@@ -65,7 +65,7 @@ func (b *Bot) hook(ctx context.Context, bucket, method, url string, data any) er
 			if bucket == "" {
 				time.Sleep(wait)
 			} else {
-				b.limited.hold(bucket, time.Now().Add(wait))
+				b.limited.hold(bucket, time.Now().Add(wait+bucketMargin))
 			}
 			continue
 		}
@@ -111,8 +111,13 @@ func (b *Bot) noteBucket(bucket string, resp *http.Response) {
 	if err != nil || secs <= 0 {
 		return
 	}
-	b.limited.hold(bucket, time.Now().Add(min(time.Duration(secs*float64(time.Second)), maxBucketWait)))
+	wait := time.Duration(secs*float64(time.Second)) + bucketMargin
+	b.limited.hold(bucket, time.Now().Add(min(wait, maxBucketWait)))
 }
+
+// bucketMargin: Reset-After comes rounded to the millisecond, maybe down,
+// and a request a hair early would draw the 429 the wait is for.
+const bucketMargin = 5 * time.Millisecond
 
 // hookOnce makes one request and reads the answer's body unless it is a
 // success, whose message is never used: drained, so the connection goes
