@@ -43,7 +43,7 @@ type Bot struct {
 	startedAt time.Time   // tokens from before were answered by an earlier process
 	dead      tokens      // tokens and message ids that answered 404: never tried again
 	limited   tokens      // tokens whose webhook bucket is empty, with when it refills (hooks.go)
-	barred    bars        // channels where posting answered 403 (publish.go)
+	bars      tokens      // channels where posting answered 403, from when (publish.go)
 	outputs   slots       // output jobs computing at once: one per CPU
 	jobs      sync.Map    // channel id → *slot of its output job under way
 	threads   sync.Map    // channel id → *store.Thread (nil: not a game's thread)
@@ -85,7 +85,7 @@ func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (
 	b := &Bot{cfg: cfg, log: log, db: db, s: s, catalog: catalog, lanes: newLanes(), seeds: cfg.Seeds, now: cfg.Now, timers: newScheduler(),
 		outputs: newSlots(runtime.GOMAXPROCS(0), outputHold)}
 	b.lanes.tables.rate = cfg.globalRate()
-	b.answered.life, b.answering.life = recentLife, recentLife
+	b.answered.life, b.answering.life, b.bars.life = recentLife, recentLife, barLife
 	s.Client = &http.Client{Transport: &metered{next: transport, spend: b.lanes.tables.spend}, Timeout: 20 * time.Second}
 	if b.seeds == nil {
 		b.seeds = newSeed

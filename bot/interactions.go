@@ -31,8 +31,8 @@ func (b *Bot) onInteraction(i *discordgo.Interaction, received time.Time) {
 			defer t.Stop()
 		}
 	}
-	if b.barred.n.Load() > 0 && i.AppPermissions != 0 && cannotPost(i) == nil {
-		b.barred.lift(i.ChannelID, b.homeOf(i)) // the bot may post there again
+	if i.AppPermissions != 0 && cannotPost(i) == nil {
+		b.bars.forget(i.ChannelID, b.homeOf(i)) // the bot may post there again
 	}
 	r, next := b.safeRoute(i)
 	if r.held != nil {

@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -327,7 +326,7 @@ func (p *pub) run() {
 	}
 	version := rec.Version
 	was := p.posts.Table
-	if p.out.Closed != "" || b.barred.has(p.where()) || (len(tail) == 0 && !below && len(seats) == 0 && !p.anew()) {
+	if p.out.Closed != "" || b.barred(p.where()) || (len(tail) == 0 && !below && len(seats) == 0 && !p.anew()) {
 		p.inPlace(m, version) // where the bot may not post, the table alone keeps up
 		return
 	}
@@ -515,14 +514,14 @@ func seatUsers(rec *store.Game, seats []int) []string {
 // message instead of posting a second. discordgo's MessageSend has no
 // nonce fields, so the request is made here.
 func (b *Bot) send(ctx context.Context, channel string, m *discordgo.MessageSend, nonce string) (*discordgo.Message, error) {
+	if b.barred(channel) {
+		return nil, errBarred
+	}
 	body := struct {
 		*discordgo.MessageSend
 		Nonce        string `json:"nonce,omitempty"`
 		EnforceNonce bool   `json:"enforce_nonce,omitempty"`
 	}{m, nonce, nonce != ""}
-	if b.barred.has(channel) {
-		return nil, errBarred
-	}
 	endpoint := discordgo.EndpointChannelMessages(channel)
 	var out *discordgo.Message
 	var err error
@@ -540,7 +539,7 @@ func (b *Bot) send(ctx context.Context, channel string, m *discordgo.MessageSend
 			}
 		}
 		if forbidden(err) {
-			b.barred.bar(channel)
+			b.bars.take(channel)
 		}
 		if nonce == "" || !retryable(err) {
 			break
@@ -558,46 +557,10 @@ var errBarred = errors.New("not allowed to post in this channel (Discord answere
 // 403 counts toward Discord's ban on invalid requests.
 const barLife = 10 * time.Minute
 
-// bars holds the channels where posting answered 403, with when.
-type bars struct {
-	mu sync.Mutex
-	at map[string]time.Time
-	n  atomic.Int32 // len(at), read without the lock on every interaction
-}
-
-func (s *bars) bar(channel string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.at == nil {
-		s.at = map[string]time.Time{}
-	}
-	s.at[channel] = time.Now()
-	s.n.Store(int32(len(s.at)))
-}
-
-// has tells whether channel is barred; a bar past its life is lifted.
-func (s *bars) has(channel string) bool {
-	if s.n.Load() == 0 {
-		return false
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	at, ok := s.at[channel]
-	if ok && time.Since(at) > barLife {
-		delete(s.at, channel)
-		s.n.Store(int32(len(s.at)))
-		return false
-	}
-	return ok
-}
-
-func (s *bars) lift(channels ...string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for _, ch := range channels {
-		delete(s.at, ch)
-	}
-	s.n.Store(int32(len(s.at)))
+// barred tells whether posting in channel answered 403 within barLife.
+func (b *Bot) barred(channel string) bool {
+	at, ok := b.bars.when(channel)
+	return ok && time.Since(at) < barLife
 }
 
 // forbidden is Discord's 403: no permission to do that here.
@@ -857,6 +820,18 @@ func (t *tokens) put(token string, at time.Duration) {
 			}
 		}
 		t.prune = max(4096, 2*len(t.at))
+	}
+}
+
+// forget drops tokens from the set.
+func (t *tokens) forget(tokens ...string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.at) == 0 {
+		return
+	}
+	for _, token := range tokens {
+		delete(t.at, t.key(token))
 	}
 }
 

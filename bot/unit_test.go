@@ -562,7 +562,7 @@ func TestForbiddenChannelIsBarred(t *testing.T) {
 	if m, err := b.send(ctx, "2", &discordgo.MessageSend{Content: "c"}, ""); err != nil || m.ID != "9" {
 		t.Fatalf("another channel: %v, %v", m, err)
 	}
-	b.barred.lift("1")
+	b.bars.forget("1")
 	if _, err := b.send(ctx, "1", &discordgo.MessageSend{Content: "d"}, ""); !forbidden(err) || len(posts) != 3 {
 		t.Fatalf("after the bar was lifted: %v after %d requests", err, len(posts))
 	}
