@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"unicode/utf8"
 )
 
 // UnmarshalJSONFrom reads a click in one pass over the event's data. Go
@@ -102,12 +103,43 @@ func members(d *jsontext.Decoder, member func(name []byte) error) error {
 		if bytes.IndexByte(name, '\\') >= 0 {
 			name, _ = jsontext.AppendUnquote(nil, v)
 		}
-		if err := member(name); err != nil {
+		if err := member(foldName(name)); err != nil {
 			return err
 		}
 	}
 	_, err = d.ReadToken() // the end of the object, or the error that stopped the loop
 	return err
+}
+
+// foldName is name as the bot's member names are spelled (lower case
+// ASCII), if encoding/json would match the two: it matches names as
+// strings.EqualFold does, so "Custom_ID" is custom_id, and so are the
+// Kelvin sign for k and the long s for s, the only letters beyond ASCII
+// that fold to one in it.
+func foldName(name []byte) []byte {
+	plain := true
+	for _, c := range name {
+		if 'A' <= c && c <= 'Z' || c >= utf8.RuneSelf {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return name
+	}
+	folded := make([]byte, 0, len(name))
+	for _, r := range string(name) {
+		switch {
+		case 'A' <= r && r <= 'Z':
+			r += 'a' - 'A'
+		case r == '\u212a': // Kelvin sign
+			r = 'k'
+		case r == '\u017f': // long s
+			r = 's'
+		}
+		folded = utf8.AppendRune(folded, r)
+	}
+	return folded
 }
 
 // readString leaves *s as it is for null, as encoding/json does.
