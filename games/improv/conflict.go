@@ -219,11 +219,25 @@ func (s *State) gmLimit() int {
 // gmUsed counts the GM's story-tokens used against the limit.
 func (s *State) gmUsed() int { return s.C.GMSpent + s.gmPlaced() }
 
-// gmLimitRefusal explains the GM's token limit.
+// gmRoundLimit is how many story-tokens the GM may place in one round:
+// 1 plus one per protagonist taking part, in the rounds of an extended
+// conflict as in a simple one (RULINGS.md), within gmLimit's total.
+func (s *State) gmRoundLimit() int { return 1 + len(s.C.Seats) }
+
+// gmRoom is how many more story-tokens the GM may place this round.
+func (s *State) gmRoom() int {
+	return min(s.gmRoundLimit()-s.gmPlaced(), s.gmLimit()-s.gmUsed())
+}
+
+// gmLimitRefusal explains the GM's token limit that is reached.
 func (s *State) gmLimitRefusal() error {
-	if s.extended() {
+	if s.extended() && s.gmUsed() >= s.gmLimit() {
 		return games.Refuse("The GM may use at most %d story-tokens in this extended conflict "+
 			"(2 + 2 per participating player + 2 per round beyond 3, and no more than held at its start), and has.", s.gmLimit())
+	}
+	if s.extended() {
+		return games.Refuse("The GM may use at most %d story-tokens in a round (1 + %s), and has placed them.",
+			s.gmRoundLimit(), plural(len(s.C.Seats), "participating player"))
 	}
 	return games.Refuse("The GM may use at most %d story-tokens in this conflict (1 + %s), and has.",
 		s.gmLimit(), plural(len(s.C.Seats), "participating player"))
@@ -845,7 +859,7 @@ func (s *State) token(seat int, _ games.Action) ([]games.Event, error) {
 	if err := s.canBonus(seat); err != nil {
 		return nil, err
 	}
-	if seat == 0 && s.gmUsed() >= s.gmLimit() {
+	if seat == 0 && s.gmRoom() <= 0 {
 		return nil, s.gmLimitRefusal()
 	}
 	if s.Tokens[seat] == 0 {

@@ -195,19 +195,55 @@ func TestExtendedGMLimit(t *testing.T) {
 	if st.gmLimit() != 8 {
 		t.Errorf("limit %d, want 8", st.gmLimit())
 	}
-	playRound(t, st, map[int][]string{0: {"deck"}, 1: {"deck"}}, func() {
-		for range 8 {
+	// 8 over the conflict, and in each round at most 1 + 1 protagonist, as
+	// in a simple conflict: four rounds of 2 use them up.
+	for round := 1; round <= 4; round++ {
+		playRound(t, st, map[int][]string{0: {"deck"}, 1: {"deck"}}, func() {
 			act(t, st, 0, "token")
+			act(t, st, 0, "token")
+			if round == 1 {
+				wantRefused(t, st, 0, "token", "", "at most 2 story-tokens in a round (1 + 1 participating player)")
+				act(t, st, 0, "undo")
+				act(t, st, 0, "token")
+			}
+		})
+		if st.gmUsed() != 2*round {
+			t.Fatalf("round %d: the GM has used %d tokens, want %d", round, st.gmUsed(), 2*round)
 		}
-		wantRefused(t, st, 0, "token", "", "at most 8 story-tokens in this extended conflict")
-		act(t, st, 0, "undo")
-	})
-	narrateAll(t, st)
+		narrateAll(t, st)
+	}
 	playRound(t, st, map[int][]string{0: {"deck"}, 1: {"deck"}}, func() {
-		act(t, st, 0, "token")
-		wantRefused(t, st, 0, "token", "", "at most 8")
+		wantRefused(t, st, 0, "token", "", "at most 8 story-tokens in this extended conflict")
+		for _, b := range st.Hand(0).Buttons {
+			if strings.Contains(b.Label, "story-token") {
+				t.Errorf("the GM screen offers %q past the limit", b.Label)
+			}
+		}
 	})
 	checkInvariants(t, st)
+}
+
+// RULINGS.md 002 limits the GM to 1 + the participating players a round;
+// an extended conflict's rounds are rounds too, within its larger total.
+func TestExtendedGMLimitPerRound(t *testing.T) {
+	st := newGame(t, 3, nil) // the GM holds 6 tokens
+	startExtended(t, st, "3", "1", "2")
+	if st.gmLimit() != 6 {
+		t.Fatalf("whole-conflict limit %d, want 2 + 2×2", st.gmLimit())
+	}
+	playRound(t, st, map[int][]string{0: {"deck"}, 1: {"deck"}, 2: {"deck"}}, func() {
+		var ev []games.Event
+		for range 3 { // 1 + 2 participating players
+			ev = act(t, st, 0, "token")
+		}
+		if !strings.Contains(texts(ev), "3 bonuses on it") {
+			t.Errorf("the third token: %q", texts(ev))
+		}
+		wantRefused(t, st, 0, "token", "", "at most 3 story-tokens in a round")
+		if hand := st.Hand(0).Description; !strings.Contains(hand, "at most 3 a round") {
+			t.Errorf("the GM screen does not say the round's limit:\n%s", hand)
+		}
+	})
 }
 
 func TestExtendedHandOfFate(t *testing.T) {

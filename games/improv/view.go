@@ -315,7 +315,7 @@ func (s *State) bonusButtons(seat int) []games.Button {
 	}
 	ready := s.isReady(seat)
 	if !ready {
-		if on := s.aimOf(seat); on >= 0 && s.Tokens[seat] > 0 && (seat != 0 || s.gmPlaced() < s.gmLimit()) {
+		if on := s.aimOf(seat); on >= 0 && s.Tokens[seat] > 0 && (seat != 0 || s.gmRoom() > 0) {
 			out = append(out, games.Button{Label: clip("+1 story-token on "+poss(s.sideName(on))+" card", 80),
 				Action: games.Act("token"), Style: games.Primary})
 		}
@@ -351,8 +351,11 @@ func (s *State) gmHand() games.View {
 		if s.C.GMStart == 0 && s.extended() && (s.Phase == PhaseSetup || s.Phase == PhaseStakes) {
 			fmt.Fprintf(&b, "an extended conflict allows 2 + 2 per protagonist + 2 per round beyond 3 story-tokens, at most the %d you hold.\n", s.Tokens[0])
 		} else {
-			fmt.Fprintf(&b, "%d of %d story-tokens left to use this conflict.\n",
-				max(min(s.gmLimit()-s.gmUsed(), s.Tokens[0]), 0), s.gmLimit())
+			fmt.Fprintf(&b, "%d of %d story-tokens left to use this conflict", max(min(s.gmLimit()-s.gmUsed(), s.Tokens[0]), 0), s.gmLimit())
+			if s.extended() {
+				fmt.Fprintf(&b, ", at most %d a round", s.gmRoundLimit())
+			}
+			b.WriteString(".\n")
 		}
 		if m := s.myCards(0); m != "" {
 			b.WriteString(m + "\n")
