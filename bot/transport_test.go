@@ -39,7 +39,7 @@ func trusting(tr *http.Transport, srv *httptest.Server) *http.Transport {
 }
 
 // The bot keeps to HTTP/1.1 where the server offers HTTP/2 too: Go's
-// HTTP/2 client spent about 1.8 times the CPU per request (see
+// HTTP/2 client spent about 1.6 times the CPU per request (see
 // BenchmarkTransport).
 func TestTransportSpeaksHTTP1(t *testing.T) {
 	srv := tlsServer(t)
