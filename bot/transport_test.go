@@ -18,9 +18,9 @@ import (
 	"time"
 )
 
-// tlsServer answers as Discord's API does over TLS, offering HTTP/2 as
-// Discord's front does.
-func tlsServer(t testing.TB) *httptest.Server {
+// startTLS starts a server that answers as Discord's API does over TLS,
+// with a message, offering HTTP/2 as Discord's front does.
+func startTLS() *httptest.Server {
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 		w.Header().Set("Content-Type", "application/json")
@@ -28,6 +28,11 @@ func tlsServer(t testing.TB) *httptest.Server {
 	}))
 	srv.EnableHTTP2 = true
 	srv.StartTLS()
+	return srv
+}
+
+func tlsServer(t testing.TB) *httptest.Server {
+	srv := startTLS()
 	t.Cleanup(srv.Close)
 	return srv
 }
@@ -125,13 +130,7 @@ const echoEnv = "CARDBOT_TEST_TLS_ECHO"
 // TestMain is also BenchmarkTransport's server, when started with echoEnv.
 func TestMain(m *testing.M) {
 	if os.Getenv(echoEnv) != "" {
-		srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			io.Copy(io.Discard, r.Body)
-			w.Header().Set("Content-Type", "application/json")
-			w.Write(bytes.Repeat([]byte("x"), 600))
-		}))
-		srv.EnableHTTP2 = true
-		srv.StartTLS()
+		srv := startTLS()
 		pem.Encode(os.Stdout, &pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
 		fmt.Println(srv.URL)
 		io.Copy(io.Discard, os.Stdin) // until the benchmark ends
