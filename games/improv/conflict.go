@@ -705,20 +705,15 @@ func (s *State) cancel(seat int, _ games.Action) ([]games.Event, error) {
 		return nil, err
 	}
 	s.returnCards(-1)
-	for _, sd := range s.C.Sides {
-		s.Deck.Discard = append(s.Deck.Discard, sd.Pile...)
-		s.Deck.Discard = append(s.Deck.Discard, sd.Got...)
-	}
 	for _, b := range s.C.Bonuses {
 		if b.Talent == "" {
 			s.Tokens[b.From]++
 		}
 	}
 	no := s.C.No
-	s.C = nil
-	s.Phase = PhaseIdle
+	s.clearConflict()
 	s.Last = fmt.Sprintf("Conflict %d was called off.", no)
-	return []games.Event{games.Say("The GM calls off conflict %d; the cards and story-tokens go back to their owners.", no)}, nil
+	return []games.Event{games.Say("The GM calls off conflict %d; the cards and story-tokens go back to their owners, and hands are refilled.", no)}, nil
 }
 
 // returnCards takes back the cards played by seat (-1: everyone): hand

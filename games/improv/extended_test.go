@@ -385,3 +385,26 @@ func narrateAllBut(t *testing.T, st *State, seat int) {
 		act(t, st, st.ToAct()[0], "done")
 	}
 }
+
+// A conflict called off is over like any other: every hand is refilled,
+// the cards of earlier rounds gone to the discards, and a latecomer's
+// card joins the GM's hand as the join promised.
+func TestCallOffRefillsHands(t *testing.T) {
+	st := newGame(t, 3, nil)
+	startExtended(t, st, "3", "1", "2")
+	playRound(t, st, map[int][]string{0: {"deck"}, 1: {st.Hands[1][0].Code()}, 2: {st.Hands[2][0].Code()}}, nil)
+	narrateAll(t, st)
+	if _, ev, err := st.Join("Late"); err != nil || !strings.Contains(texts(ev), "when this conflict ends") {
+		t.Fatalf("join: %q, %v", texts(ev), err)
+	}
+	if len(st.Hands[1]) == playerHand && len(st.Hands[2]) == playerHand {
+		t.Fatal("round 1 took no card from a hand: no test of the refill")
+	}
+	act(t, st, 0, "cancel")
+	for seat := range st.Players {
+		if len(st.Hands[seat]) != st.handSize(seat) {
+			t.Errorf("seat %d holds %d cards after the call-off, want %d", seat, len(st.Hands[seat]), st.handSize(seat))
+		}
+	}
+	checkInvariants(t, st)
+}

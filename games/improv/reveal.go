@@ -517,10 +517,9 @@ func (s *State) skipGone() []games.Event {
 	return nil
 }
 
-// closeConflict ends the conflict: hands are refilled; the award window
-// stays open until the next conflict.
-func (s *State) closeConflict() games.Event {
-	no := s.C.No
+// clearConflict puts the conflict's piles on the discards and refills
+// every hand, as after every conflict, also one called off.
+func (s *State) clearConflict() {
 	for _, sd := range s.C.Sides {
 		s.Deck.Discard = append(s.Deck.Discard, sd.Pile...)
 		s.Deck.Discard = append(s.Deck.Discard, sd.Got...)
@@ -531,6 +530,13 @@ func (s *State) closeConflict() games.Event {
 	s.refill(0)
 	s.C = nil
 	s.Phase = PhaseIdle
+}
+
+// closeConflict ends the conflict: hands are refilled; the award window
+// stays open until the next conflict.
+func (s *State) closeConflict() games.Event {
+	no := s.C.No
+	s.clearConflict()
 	return story(fmt.Sprintf("📜 **Conflict %d is over.** Hands are refilled. Players: react 🎭 to another player's narration line "+
 		"to give them a story-token from the pool (one each, until the next conflict).", no))
 }
