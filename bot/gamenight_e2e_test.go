@@ -51,6 +51,24 @@ func TestAbsentPlayerIsRemindedThenPlayedFor(t *testing.T) {
 	absent := []*fakediscord.User{ann, bea}[waiting[0]]
 	pings := h.fake.Pings(absent.ID)
 	version := h.record().Version
+	// The table shows when the bot will move for them, counted down live.
+	due := func() int64 {
+		for key, at := range h.record().Timers {
+			if strings.HasPrefix(key, fmt.Sprintf("bot:act:%d:", h.record().Waiting[0])) {
+				return at
+			}
+		}
+		t.Fatal("no timer to move for the waiting player")
+		return 0
+	}
+	deadline := func() string { return fmt.Sprintf("<t:%d:R>", due()/1000) }
+	first := deadline()
+	if text := h.table().Text(); !strings.Contains(text, "moves for **"+absent.Name+"** "+first) {
+		t.Fatalf("the table does not show when the bot moves for %s (%s):\n%s", absent.Name, first, text)
+	}
+	if left := time.UnixMilli(due()).Sub(h.now()); left > 10*time.Minute || left < 10*time.Minute-5*time.Second {
+		t.Errorf("the deadline is %v away, want ten minutes", left)
+	}
 	h.tick(4 * time.Minute)
 	if h.fake.Pings(absent.ID) != pings {
 		t.Fatal("reminded before five minutes")
@@ -66,6 +84,9 @@ func TestAbsentPlayerIsRemindedThenPlayedFor(t *testing.T) {
 	rec := h.record()
 	if rec.Version != version+1 || !strings.Contains(h.table().Text(), "away too long") {
 		t.Fatalf("after eleven minutes: version %d (was %d), table:\n%s", rec.Version, version, h.table().Text())
+	}
+	if text := h.table().Text(); strings.Contains(text, first) || !strings.Contains(text, deadline()) {
+		t.Fatalf("after the move the table should show the next deadline, not %s:\n%s", first, text)
 	}
 	// The move was made once; firing again changes nothing more.
 	h.tick(time.Minute)

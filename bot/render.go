@@ -1,7 +1,10 @@
 package bot
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -285,6 +288,9 @@ func optionSummary(r games.Rules, opts map[string]int) string {
 // tableMsg is the public table of a game in play (or over).
 func tableMsg(rec *store.Game, g games.Game) (msg, error) {
 	v := g.Table()
+	if line := deadlineLine(rec); line != "" && !g.Over() {
+		v.Description = clip(v.Description, maxDescription-utf8.RuneCountInString(line)-2) + "\n\n" + line
+	}
 	// The latest line only, small, under the table: the story itself is
 	// in the channel, and the game's view says where things stand.
 	footer := ""
@@ -310,6 +316,36 @@ func tableMsg(rec *store.Game, g games.Game) (msg, error) {
 	}
 	m.components = comps
 	return m, nil
+}
+
+// deadlineLine says when the bot will move for players who keep the table
+// waiting, as a timestamp every client counts down live, so that nobody is
+// played for without seeing it coming.
+func deadlineLine(rec *store.Game) string {
+	type due struct {
+		seat int
+		at   int64
+	}
+	var dues []due
+	for key, at := range rec.Timers {
+		rest, ok := strings.CutPrefix(key, "bot:act:")
+		seat, err := strconv.Atoi(strings.SplitN(rest, ":", 2)[0])
+		if !ok || err != nil || at <= 0 || seat < 0 || seat >= len(rec.Seats) {
+			continue
+		}
+		dues = append(dues, due{seat, at})
+	}
+	slices.SortFunc(dues, func(a, b due) int { return cmp.Or(cmp.Compare(a.at/1000, b.at/1000), cmp.Compare(a.seat, b.seat)) })
+	var lines []string
+	for i := 0; i < len(dues); {
+		j, names := i, []string{}
+		for ; j < len(dues) && dues[j].at/1000 == dues[i].at/1000; j++ {
+			names = append(names, "**"+rec.Seats[dues[j].seat].Name+"**")
+		}
+		lines = append(lines, fmt.Sprintf("⏰ The bot moves for %s <t:%d:R> unless they move first.", strings.Join(names, ", "), dues[i].at/1000))
+		i = j
+	}
+	return strings.Join(lines, "\n")
 }
 
 // handMsg is one seat's private view with its controls.
