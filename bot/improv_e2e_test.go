@@ -126,6 +126,10 @@ func improvConflict(t *testing.T, h *harness, gm *fakediscord.User, players []*f
 			t.Fatalf("/say answered %+v", r)
 		}
 		lines[u.Name] = rolePlayLine(t, h, text)
+		// A player speaks as the protagonist they named, unasked.
+		if hero := improvState(t, h).Character(seat); hero != "" && !strings.Contains(lines[u.Name].Text(), "**"+hero+"** ("+u.Name+")") {
+			t.Errorf("%s's line is not spoken as %s:\n%s", u.Name, hero, lines[u.Name].Text())
+		}
 		h.press(u, "Done narrating", "")
 	}
 	t.Fatal("the narration did not end")

@@ -167,6 +167,9 @@ func (b *Bot) cmdSay(i *discordgo.Interaction, opts []*discordgo.ApplicationComm
 		rec.Seats[seat].Character = character
 	}
 	s := rec.Seats[seat]
+	if cg, ok := g.(games.Characters); ok && s.Character == "" {
+		s.Character = cg.Character(seat) // the protagonist named in the game
+	}
 	speaker := fmt.Sprintf("**%s**", s.Name)
 	if s.Character != "" {
 		speaker = fmt.Sprintf("**%s** (%s)", s.Character, s.Name)

@@ -129,6 +129,13 @@ type Talker interface {
 	Say(seat int, speaker, line string) ([]Event, error)
 }
 
+// Characters is implemented by games where a seat names its character in
+// play (Improv's protagonists): /say speaks as that character unless the
+// player names another. Character is "" for a seat with none yet.
+type Characters interface {
+	Character(seat int) string
+}
+
 // Reactor is implemented by games that count reactions on their own
 // messages. seat is Spectator for someone without a seat. The bot delivers
 // each user's reaction once while it stands, and its removal once.

@@ -278,10 +278,18 @@ func (s *State) seated(seat int) bool {
 
 // heroName is a protagonist's name, or the player's while it has none.
 func (s *State) heroName(seat int) string {
-	if seat > 0 && seat < len(s.Heroes) && s.Heroes[seat].Name != "" {
-		return s.Heroes[seat].Name
+	if c := s.Character(seat); c != "" {
+		return c
 	}
 	return s.Players[seat]
+}
+
+// Character is a player's protagonist, once named: /say speaks as it.
+func (s *State) Character(seat int) string {
+	if seat > 0 && seat < len(s.Heroes) {
+		return s.Heroes[seat].Name
+	}
+	return ""
 }
 
 // Over reports whether the GM has ended the campaign.
