@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -601,4 +602,39 @@ func TestHookBucketsArePerRoute(t *testing.T) {
 	if _, held := b.limited.when("follow-up tok"); held {
 		t.Fatal("the edits' bucket holds the follow-ups")
 	}
+}
+
+// .env.example documents every variable the bot reads.
+func TestEnvExampleNamesEveryVariable(t *testing.T) {
+	raw, err := os.ReadFile("../.env.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	example := string(raw)
+	read := map[string]bool{"LOCAL_TABLE_ADDR": true} // read by cmd/bot without a token
+	ConfigFromEnv(func(key string) string {
+		read[key] = true
+		return ""
+	})
+	ConfigFromEnv(func(key string) string { // a token: the settings that need one
+		read[key] = true
+		if key == "DISCORD_TOKEN" {
+			return "x"
+		}
+		return ""
+	})
+	if len(read) < 8 {
+		t.Fatalf("ConfigFromEnv read only %v", read)
+	}
+	for key := range read {
+		if !strings.Contains(example, "\n"+key+"=") {
+			t.Errorf(".env.example has no %s= line", key)
+		}
+	}
+	TuneGC(func(key string) (string, bool) {
+		if !strings.Contains(example, key) {
+			t.Errorf(".env.example does not mention %s", key)
+		}
+		return "100", true // as if set: TuneGC then changes nothing in this process
+	})
 }
