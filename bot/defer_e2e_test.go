@@ -49,8 +49,13 @@ func TestDeferredAnswersStillShowEverything(t *testing.T) {
 	if !strings.Contains(h.table().Text(), "Ann") || !strings.Contains(ann.LastEphemeral(h.ch).Text(), "ocked") {
 		t.Fatalf("after the lock, the hand reads:\n%s", ann.LastEphemeral(h.ch).Text())
 	}
+	// /game end's confirmation stays private, deferred too: nobody else
+	// sees a button to end the game.
+	r = ann.Command(h.ch, "game", fakediscord.Sub("end"))
+	if r == nil || !r.Ephemeral || r.Message == nil || r.Message.ButtonID("End the game") == "" {
+		t.Fatalf("a deferred /game end answered %+v", r)
+	}
 	if f := h.fake.FailedInteractions(); len(f) != 0 {
 		t.Fatalf("failed interactions: %+v", f)
 	}
-	_ = fakediscord.Str
 }

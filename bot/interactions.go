@@ -363,9 +363,6 @@ func (d *deferral) start(b *Bot, i *discordgo.Interaction) {
 		d.placeholder = true
 		resp = &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource,
 			Data: &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral}}
-		if !hand && isEnd(i.ApplicationCommandData()) {
-			resp.Data.Flags = 0 // /game end answers in public
-		}
 	}
 	err := b.answer(i, resp)
 	d.deferred = err == nil || alreadyAnswered(err)
@@ -423,8 +420,4 @@ func (b *Bot) answerWithin() time.Duration {
 		return b.cfg.AnswerWithin
 	}
 	return 2 * time.Second
-}
-
-func isEnd(cmd discordgo.ApplicationCommandInteractionData) bool {
-	return cmd.Name == "game" && len(cmd.Options) > 0 && cmd.Options[0].Name == "end"
 }
