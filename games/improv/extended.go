@@ -15,8 +15,15 @@ import (
 // after the last round the victory piles decide.
 
 // wonRound reports whether side i won this round: a protagonist by beating
-// its opponent, a GM stake by beating any protagonist opposing it.
+// its opponent, a GM stake by beating any protagonist opposing it. A side
+// that lost the Hand of Fate lost the round, whatever else it beat: to
+// stay in the fight is to "only lose the current round".
 func (s *State) wonRound(i int) bool {
+	for _, cl := range s.C.Clashes {
+		if len(cl.Fate) > 0 && (cl.A == i || cl.B == i) && cl.Winner != i {
+			return false
+		}
+	}
 	if s.C.Sides[i].Seat > 0 {
 		return s.beats(i, s.C.Sides[i].Opp)
 	}

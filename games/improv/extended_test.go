@@ -408,3 +408,21 @@ func TestCallOffRefillsHands(t *testing.T) {
 	}
 	checkInvariants(t, st)
 }
+
+// A GM stake that loses the Hand of Fate to one protagonist loses the
+// round, though it beat another: "you only lose the current round" is the
+// price of staying in, and no victory card comes of that round.
+func TestHandOfFateLoserKeepsNoCard(t *testing.T) {
+	st := newGame(t, 3, nil)
+	startExtended(t, st, "3", "1", "2")
+	stackDeck(t, st, "9D", "2C") // Bob draws the 9, the Foe the 2
+	out := playRound(t, st, map[int][]string{0: {"X0"}, 1: {"X1"}, 2: {"KS"}}, nil)
+	if st.Phase != PhaseFate || len(st.ToAct()) != 1 || st.ToAct()[0] != 0 {
+		t.Fatalf("phase %s ToAct %v: %q", st.Phase, st.ToAct(), out)
+	}
+	if len(st.C.Sides[0].Pile) != 0 || strings.Contains(out, "Foe keeps") {
+		t.Errorf("the Foe lost the Hand of Fate yet keeps %v: %q", st.C.Sides[0].Pile, out)
+	}
+	act(t, st, 0, "fatestay")
+	checkInvariants(t, st)
+}
