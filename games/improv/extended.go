@@ -85,7 +85,8 @@ func (s *State) revealRound() []games.Event {
 		}
 		loser := cl.A + cl.B - cl.Winner
 		sd := &c.Sides[loser]
-		if sd.Harmed {
+		if sd.Harmed || slices.Contains(c.FateWait, loser) { // a second loss, also in the same round
+			c.FateWait = slices.DeleteFunc(c.FateWait, func(x int) bool { return x == loser })
 			sd.Out = outDestroyed
 			fmt.Fprintf(&b, "💀 **%s** loses to the Hand of Fate a second time and is **destroyed**: permanently disabled, killed or ruined. "+
 				"The victory cards stay, to be given away at the end.\n", s.sideName(loser))

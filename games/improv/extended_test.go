@@ -426,3 +426,26 @@ func TestHandOfFateLoserKeepsNoCard(t *testing.T) {
 	act(t, st, 0, "fatestay")
 	checkInvariants(t, st)
 }
+
+// Two protagonists tie a GM stake exactly in one round and both win the
+// Hand of Fate: the stake has lost to it twice in the conflict, so it is
+// destroyed, with no choice to stay in.
+func TestTwoHandOfFateLossesInOneRoundDestroy(t *testing.T) {
+	st := newGame(t, 3, nil)
+	startExtended(t, st, "3", "1", "2")
+	stackDeck(t, st, "9D", "2C", "9H", "2S")
+	giveTokens(st, 1, 1)
+	giveTokens(st, 2, 2)
+	out := playRound(t, st, map[int][]string{0: {"KS"}, 1: {"TS"}, 2: {"7S"}}, func() {
+		act(t, st, 1, "token") // 10♠ + 3 = 13♠
+		act(t, st, 2, "token") // 7♠ + 6 = 13♠
+		act(t, st, 2, "token")
+	})
+	if strings.Count(out, "The Hand of Fate!") != 2 {
+		t.Fatalf("want two draws of the Hand of Fate: %q", out)
+	}
+	if st.C.Sides[0].Out != outDestroyed || st.Phase == PhaseFate || !strings.Contains(out, "destroyed") {
+		t.Fatalf("phase %s, Foe %+v: %q", st.Phase, st.C.Sides[0], out)
+	}
+	checkInvariants(t, st)
+}
