@@ -11,15 +11,15 @@ const summary = `**A campaign run by the GM** (who opened it). Players join any 
 **Result:** the higher total wins, suit breaks equal totals. Each protagonist faces their chosen opponent; the ranking gives narration rights. Narration goes losers first: /say, then Done.
 **Hand of Fate:** opponents equal in total and suit each draw a card, bonuses ignored; higher value then suit wins, a tie draws again. Especially dramatic win, spectacular setback.
 **Afterwards:** GM tokens go to the pool; a player's to the bank if their card's colour matches their opponent's (Jokers match all), else out of play. A used talent loses a use, counted against the session cap. The GM may empty the bank any time.
-**Awards:** react 🎭 to another player's /say line from a conflict's narration on: its author gets a pool token. One per player per conflict (per round in extended ones); unreacting before the next takes it back.
+**Awards:** react 🎭 to another player's /say line from a conflict's narration on: its author gets a pool token. One per player per conflict (per round if extended); unreacting before the next takes it back.
 
-**Extended conflicts** (2–6 rounds): each round is played like a simple one; whoever beats their opponent (a GM stake: any of its opponents) keeps the card as a victory card, the rest are discarded; round narration runs lowest first. GM tokens: 2 + 2 per protagonist + 2 per round past 3 in all (at most those held at the start), and 1 + 1 per protagonist a round. After the last round each side may give one of its own victory cards away; then bigger piles win, ties by highest values. Losing the Hand of Fate: leave the fight (stakes lost, cards removed) or stay in harmed; a second loss destroys.
+**Extended conflicts** (2–6 rounds): each round is played like a simple one; whoever beats their opponent (a GM stake: any of its opponents) keeps the card as a victory card, the rest discarded; round narration runs lowest first. GM tokens: 2 + 2 per protagonist + 2 per round past 3 in all (at most those held at the start), 1 + 1 per protagonist a round. After the last round each side may give one of its own victory cards away; then bigger piles win, ties by highest values. Losing the Hand of Fate loses the round: leave the fight (stakes lost, cards removed) or stay in harmed; a second loss (even in one round) destroys.
 
 **Rulings**
 • Options: talent_cap (6 uses per session; the GM's New session resets it), lethal_fate (equal totals alone call the Hand of Fate).
-• A Joker beats any suit at an equal total; two Jokers tie exactly. A deck card stays unseen, even by its player, until the reveal.
+• A Joker beats any suit at an equal total; two Jokers tie exactly. A deck card stays unseen, even by its player, until revealed.
 • Players set their own talents (up to 8, 1–10 uses) until their first conflict; then the GM adjusts them ("Kit: Kung fu 4", 0 removes).
-• A latecomer gets 4 cards, the GM 3 tokens and a card more per hand (at once, or at the next refill mid-conflict), the pool 1; they sit out a running conflict.
+• A latecomer gets 4 cards, the GM 3 tokens and a card more per hand (at once, or when the conflict ends), the pool 1; they sit out a running conflict.
 • Players outside a conflict may add story-tokens, no talents; theirs follow the card they sit on against its opponent (a GM card matches if any opponent does).
 • Unopposed GM stakes narrate first; the GM narrates consecutive NPCs in one turn and may skip a narrator. The GM gives and earns no awards; awards need a pool token.
 • Leaving returns your tokens to the pool; a conflict plays on for you from the deck. The GM can hurry any step or call a conflict off (all goes back).
