@@ -77,6 +77,16 @@ func TestAbsentPlayerIsRemindedThenPlayedFor(t *testing.T) {
 	if h.fake.Pings(absent.ID) != pings+1 {
 		t.Fatalf("%s was pinged %d times after six minutes; want one reminder", absent.Name, h.fake.Pings(absent.ID)-pings)
 	}
+	// The reminder says when the bot will move for them.
+	reminded := false
+	for _, m := range h.fake.Messages(h.ch) {
+		if strings.Contains(m.Content, "<@"+absent.ID+">") && strings.Contains(m.Content, "the bot will "+first) {
+			reminded = true
+		}
+	}
+	if !reminded {
+		t.Errorf("no reminder of %s says the bot moves %s", absent.Name, first)
+	}
 	if h.record().Version != version {
 		t.Fatal("a move was made before ten minutes")
 	}

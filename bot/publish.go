@@ -498,7 +498,26 @@ func (p *pub) pingLine(seats []int) string {
 		mentions = append(mentions, "<@"+p.rec.Seats[s].User+">")
 	}
 	rules, _ := p.b.rules(p.rec.Kind)
-	return fmt.Sprintf("%s — your move in %s.", strings.Join(mentions, " "), rules.Name)
+	line := fmt.Sprintf("%s — your move in %s.", strings.Join(mentions, " "), rules.Name)
+	if due := remindedDue(p.rec, seats); due > 0 {
+		line += fmt.Sprintf(" If you don't move, the bot will <t:%d:R>.", due/1000)
+	}
+	return line
+}
+
+// remindedDue is when the bot moves for the first of seats already
+// reminded of their turn (Unix ms), or 0: a reminder says what comes next.
+func remindedDue(rec *store.Game, seats []int) int64 {
+	var due int64
+	for _, s := range seats {
+		since := rec.Seats[s].WaitingSince
+		at, ok := rec.Timers[fmt.Sprintf("bot:remind:%d:%d", s, since)]
+		act := rec.Timers[fmt.Sprintf("bot:act:%d:%d", s, since)]
+		if ok && at == 0 && act > 0 && (due == 0 || act < due) {
+			due = act
+		}
+	}
+	return due
 }
 
 func seatUsers(rec *store.Game, seats []int) []string {
