@@ -338,14 +338,14 @@ func (b *Bot) syncTimers(rec *store.Game, g games.Game) time.Time {
 			if rec.Seats[s].Computer != "" {
 				// Keyed by the move counter: a computer with several moves
 				// to make in a row (building a hand) gets a turn after each.
-				add(fmt.Sprintf("bot:cpu:%d:%d", s, rec.Version), b.beat())
+				add(seatTimer("cpu", s, rec.Version), b.beat())
 				continue
 			}
 			if tt.remind > 0 {
-				add(fmt.Sprintf("bot:remind:%d:%d", s, since), tt.remind)
+				add(seatTimer("remind", s, since), tt.remind)
 			}
 			if tt.act > 0 {
-				add(fmt.Sprintf("bot:act:%d:%d", s, since), tt.act)
+				add(seatTimer("act", s, since), tt.act)
 			}
 		}
 		// Renewed by every change: a game nobody touches for a week closes.

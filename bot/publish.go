@@ -510,10 +510,7 @@ func (p *pub) pingLine(seats []int) string {
 func remindedDue(rec *store.Game, seats []int) int64 {
 	var due int64
 	for _, s := range seats {
-		since := rec.Seats[s].WaitingSince
-		at, ok := rec.Timers[fmt.Sprintf("bot:remind:%d:%d", s, since)]
-		act := rec.Timers[fmt.Sprintf("bot:act:%d:%d", s, since)]
-		if ok && at == 0 && act > 0 && (due == 0 || act < due) {
+		if act, reminded := actDue(rec, s); reminded && act > 0 && (due == 0 || act < due) {
 			due = act
 		}
 	}

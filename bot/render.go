@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -327,13 +326,13 @@ func deadlineLine(rec *store.Game) string {
 		at   int64
 	}
 	var dues []due
-	for key, at := range rec.Timers {
-		rest, ok := strings.CutPrefix(key, "bot:act:")
-		seat, err := strconv.Atoi(strings.SplitN(rest, ":", 2)[0])
-		if !ok || err != nil || at <= 0 || seat < 0 || seat >= len(rec.Seats) {
+	for _, seat := range rec.Waiting {
+		if seat < 0 || seat >= len(rec.Seats) {
 			continue
 		}
-		dues = append(dues, due{seat, at})
+		if at, _ := actDue(rec, seat); at > 0 {
+			dues = append(dues, due{seat, at})
+		}
 	}
 	slices.SortFunc(dues, func(a, b due) int { return cmp.Or(cmp.Compare(a.at/1000, b.at/1000), cmp.Compare(a.seat, b.seat)) })
 	var lines []string

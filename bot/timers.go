@@ -2,6 +2,7 @@ package bot
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -192,6 +193,20 @@ func (b *Bot) turnTimers(kind string) turnTimer {
 		return turnTimer{30 * time.Minute, 0}
 	}
 	return turnTimer{}
+}
+
+// seatTimer is the key of the bot's own timer for a seat ("remind", "act"
+// or "cpu"), set when the seat began to wait at since.
+func seatTimer(what string, seat, since int) string {
+	return fmt.Sprintf("bot:%s:%d:%d", what, seat, since)
+}
+
+// actDue is when the bot moves for a waiting seat (Unix ms; 0: never, or
+// done), and whether the seat's reminder has gone out.
+func actDue(rec *store.Game, seat int) (due int64, reminded bool) {
+	since := rec.Seats[seat].WaitingSince
+	at, ok := rec.Timers[seatTimer("remind", seat, since)]
+	return max(rec.Timers[seatTimer("act", seat, since)], 0), ok && at == 0
 }
 
 // fireOwn carries out one of the bot's own timers.
