@@ -130,9 +130,12 @@ func (b *Bot) hookOnce(ctx context.Context, method, url string, body []byte) (*h
 	if err != nil {
 		return nil, nil, err
 	}
-	req.Header.Set("Authorization", b.s.Token)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("User-Agent", b.s.UserAgent)
+	// Keys spelled canonically: Set would canonicalize them on every request.
+	req.Header = http.Header{
+		"Authorization": {b.s.Token},
+		"Content-Type":  {"application/json"},
+		"User-Agent":    {b.s.UserAgent},
+	}
 	client := http.Client{Transport: b.s.Client.Transport}
 	resp, err := client.Do(req)
 	if err != nil {

@@ -353,11 +353,11 @@ func (p *pub) run() {
 		return
 	}
 	posted, err := b.send(p.ctx, p.where(), m.send(), p.nonce("t"))
-	if err == nil && was != "" && olderID(posted.ID, was) {
+	if err == nil && was != "" && olderID(posted, was) {
 		// The nonce handed back a copy a dead process posted, and a replay
 		// since has drawn below it: it would sit above the story just told.
 		// It goes, and the table comes anew at the bottom.
-		b.remove(p.ctx, p.where(), posted.ID)
+		b.remove(p.ctx, p.where(), posted)
 		posted, err = b.send(p.ctx, p.where(), m.send(), p.nonce("t2"))
 	}
 	if err != nil {
@@ -366,11 +366,11 @@ func (p *pub) run() {
 	}
 	b.lanes.tables.drawn(rec.Channel)
 	for _, gone := range []string{old, p.posts.Ping} {
-		if gone != "" && gone != posted.ID {
+		if gone != "" && gone != posted {
 			b.remove(p.ctx, p.where(), gone)
 		}
 	}
-	p.note(func(ps *store.Posts) { ps.Table, ps.Drawn, ps.Ping = posted.ID, max(ps.Drawn, version), "" })
+	p.note(func(ps *store.Posts) { ps.Table, ps.Drawn, ps.Ping = posted, max(ps.Drawn, version), "" })
 }
 
 // inPlace edits the table message to m, unless it already shows this
@@ -405,7 +405,7 @@ func (p *pub) inPlace(m msg, version int) {
 		b.log.Warn("post table", "game", rec.ID, "err", err)
 		return
 	}
-	p.note(func(ps *store.Posts) { ps.Table, ps.Drawn = posted.ID, max(ps.Drawn, version) })
+	p.note(func(ps *store.Posts) { ps.Table, ps.Drawn = posted, max(ps.Drawn, version) })
 }
 
 // owned posts a game message the first time its ref is seen, and edits it
@@ -446,7 +446,7 @@ func (p *pub) owned(e games.Event, i int) bool {
 		if ps.Refs == nil {
 			ps.Refs = map[string]string{}
 		}
-		ps.Refs[ref] = posted.ID
+		ps.Refs[ref] = posted
 		if len(emoji) > 0 {
 			if ps.Emoji == nil {
 				ps.Emoji = map[string][]string{}
@@ -528,10 +528,10 @@ func seatUsers(rec *store.Game, seats []int) []string {
 // send creates a channel message with a nonce Discord enforces, so a
 // create repeated after a crash or a lost response returns the first
 // message instead of posting a second. discordgo's MessageSend has no
-// nonce fields, so the request is made here.
-func (b *Bot) send(ctx context.Context, channel string, m *discordgo.MessageSend, nonce string) (*discordgo.Message, error) {
+// nonce fields, so the request is made here. It returns the message's id.
+func (b *Bot) send(ctx context.Context, channel string, m *discordgo.MessageSend, nonce string) (string, error) {
 	if b.barred(channel) {
-		return nil, errBarred
+		return "", errBarred
 	}
 	body := struct {
 		*discordgo.MessageSend
@@ -539,7 +539,6 @@ func (b *Bot) send(ctx context.Context, channel string, m *discordgo.MessageSend
 		EnforceNonce bool   `json:"enforce_nonce,omitempty"`
 	}{m, nonce, nonce != ""}
 	endpoint := discordgo.EndpointChannelMessages(channel)
-	var out *discordgo.Message
 	var err error
 	// With a nonce a retry creates nothing twice, so it is worth more
 	// tries than an edit: a create given up on after its response was lost
@@ -548,10 +547,13 @@ func (b *Bot) send(ctx context.Context, channel string, m *discordgo.MessageSend
 		var raw []byte
 		raw, err = b.s.RequestWithBucketID(http.MethodPost, endpoint, body, endpoint, discordgo.WithContext(ctx))
 		if err == nil {
-			out = new(discordgo.Message)
-			err = json.Unmarshal(raw, out)
-			if err == nil {
-				return out, nil
+			// Only the id is read: a table's components, decoded, cost
+			// more than the request.
+			var out struct {
+				ID string `json:"id"`
+			}
+			if err = json.Unmarshal(raw, &out); err == nil {
+				return out.ID, nil
 			}
 		}
 		if forbidden(err) {
@@ -562,7 +564,7 @@ func (b *Bot) send(ctx context.Context, channel string, m *discordgo.MessageSend
 		}
 		time.Sleep(time.Duration(attempt+1) * 50 * time.Millisecond)
 	}
-	return nil, err
+	return "", err
 }
 
 // errBarred: the bot may not post in the channel, as Discord said lately.

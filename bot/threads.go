@@ -190,7 +190,7 @@ func (p *pub) announce() {
 		b.log.Warn("post result in channel", "game", rec.ID, "err", err)
 		return
 	}
-	p.note(func(ps *store.Posts) { ps.Result = posted.ID })
+	p.note(func(ps *store.Posts) { ps.Result = posted })
 }
 
 // restCode is the JSON error code of a Discord REST error, or 0.

@@ -560,8 +560,8 @@ func TestForbiddenChannelIsBarred(t *testing.T) {
 	if _, err := b.send(ctx, "1", &discordgo.MessageSend{Content: "b"}, "n1"); !errors.Is(err, errBarred) || len(posts) != 1 {
 		t.Fatalf("second post: %v after %d requests; want errBarred and no request", err, len(posts))
 	}
-	if m, err := b.send(ctx, "2", &discordgo.MessageSend{Content: "c"}, ""); err != nil || m.ID != "9" {
-		t.Fatalf("another channel: %v, %v", m, err)
+	if id, err := b.send(ctx, "2", &discordgo.MessageSend{Content: "c"}, ""); err != nil || id != "9" {
+		t.Fatalf("another channel: %q, %v", id, err)
 	}
 	b.bars.forget("1")
 	if _, err := b.send(ctx, "1", &discordgo.MessageSend{Content: "d"}, ""); !forbidden(err) || len(posts) != 3 {
