@@ -263,7 +263,7 @@ func (s *Store) commitEncoded(g *Game, in []Entry, out *Output) error {
 	g.Steps, g.Schema = g.Steps+len(in), Schema
 	var rec, owed []byte
 	if err == nil {
-		rec, err = json.Marshal(g)
+		rec, err = encodeGame(g)
 		rec = packRecord(g, rec)
 	}
 	if err == nil && out != nil {
@@ -430,7 +430,7 @@ type head struct {
 
 func (s *Store) saveTx(tx *bolt.Tx, g *Game) error {
 	g.Schema = Schema
-	rec, err := json.Marshal(g)
+	rec, err := encodeGame(g)
 	if err != nil {
 		return err
 	}
