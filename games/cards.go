@@ -39,11 +39,23 @@ var suitSymbols = [...]string{"♣", "♦", "♥", "♠"}
 
 // Code is the card's short, custom_id-safe name: "7S", "TD", "AH", "X0".
 func (c Card) Code() string {
-	if c.Rank == Joker {
-		return fmt.Sprintf("X%d", c.Suit)
-	}
-	return string(rankLetters[c.Rank]) + string(suitLetters[c.Suit])
+	b, _ := c.AppendText(make([]byte, 0, 2))
+	return string(b)
 }
+
+// AppendText appends the card's Code. encoding/json stores a card as its
+// code in quotes through it (or MarshalText before Go 1.27), writing into
+// its own buffer: a MarshalJSON's bytes are allocated and then checked,
+// and a game state holds dozens of cards.
+func (c Card) AppendText(b []byte) ([]byte, error) {
+	if c.Rank == Joker {
+		return fmt.Appendf(b, "X%d", c.Suit), nil
+	}
+	return append(b, rankLetters[c.Rank], suitLetters[c.Suit]), nil
+}
+
+// MarshalText is the card's Code.
+func (c Card) MarshalText() ([]byte, error) { return c.AppendText(nil) }
 
 // ParseCard reads a Code.
 func ParseCard(s string) (Card, error) {
@@ -85,12 +97,6 @@ func (c Card) PipValue() int {
 		return 10
 	}
 	return c.Rank
-}
-
-// MarshalJSON stores a card as its code, keeping saved states small and readable.
-func (c Card) MarshalJSON() ([]byte, error) {
-	// Codes are plain ASCII: quoting them needs no escaping.
-	return []byte(`"` + c.Code() + `"`), nil
 }
 
 // UnmarshalJSON reads a card code.
@@ -194,11 +200,8 @@ func (p *Pile[C]) Deal(r *RNG, n int) []C {
 	return out
 }
 
-// CodeJSON stores a card type as its code: a game-specific card type
-// implements MarshalJSON/UnmarshalJSON with these two helpers.
-func CodeJSON(code string) ([]byte, error) { return json.Marshal(code) }
-
-// ParseCodeJSON reads a code written by CodeJSON and parses it.
+// ParseCodeJSON reads a card code in quotes, as encoding/json writes a
+// card type's MarshalText, and parses it.
 func ParseCodeJSON[C any](b []byte, parse func(string) (C, error)) (C, error) {
 	var s string
 	if err := json.Unmarshal(b, &s); err != nil {

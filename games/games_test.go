@@ -135,10 +135,16 @@ func TestEveryCardJSON(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if want := `{"C":["` + c.Code() + `","` + c.Code() + `"]}`; string(b) != want {
+			t.Fatalf("%v written as %s; want %s", c, b, want)
+		}
 		var back struct{ C []Card }
 		if err := json.Unmarshal(b, &back); err != nil || len(back.C) != 2 || back.C[0] != c || back.C[1] != c {
 			t.Fatalf("%v: %s read back as %v (%v)", c, b, back.C, err)
 		}
+	}
+	if b, err := json.Marshal(struct{ A, B *Card }{B: &Card{Rank: 10, Suit: Hearts}}); err != nil || string(b) != `{"A":null,"B":"TH"}` {
+		t.Errorf("pointers to cards written as %s (%v)", b, err)
 	}
 	for _, bad := range []string{`"ZZ"`, `"AS "`, `7`, `"X9"`} {
 		var c Card

@@ -117,8 +117,11 @@ func (c Card) Label() string {
 // String is the face with its copy mark, for the owner's own hand: "🔴7".
 func (c Card) String() string { return copyMarks[c.Copy] + c.Label() }
 
-// MarshalJSON stores a card as its code.
-func (c Card) MarshalJSON() ([]byte, error) { return games.CodeJSON(c.Code()) }
+// AppendText appends the card's code, which encoding/json stores in quotes.
+func (c Card) AppendText(b []byte) ([]byte, error) { return append(b, c.Code()...), nil }
+
+// MarshalText is the card's code (encoding/json before Go 1.27 uses it).
+func (c Card) MarshalText() ([]byte, error) { return []byte(c.Code()), nil }
 
 // UnmarshalJSON reads a card code.
 func (c *Card) UnmarshalJSON(b []byte) error {
