@@ -7,7 +7,7 @@ import (
 	"sync"
 
 	"github.com/bwmarrin/discordgo"
-	"github.com/cardtable/cardbot/bot/internal/wirejson"
+	"github.com/cardtable/cardbot/bot/wirejson"
 )
 
 // hook's bodies are written here rather than by json.Marshal: each of

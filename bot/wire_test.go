@@ -12,7 +12,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/cardtable/cardbot/bot/internal/wirejson"
+	"github.com/cardtable/cardbot/bot/wirejson"
 	"github.com/cardtable/cardbot/games"
 	"github.com/cardtable/cardbot/games/gamestest"
 	"github.com/cardtable/cardbot/store"

@@ -7,6 +7,8 @@ import (
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/cardtable/cardbot/bot/wirejson"
 )
 
 // encodeGame returns json.Marshal(g), byte for byte. encoding/json finds
@@ -265,8 +267,6 @@ func (e *recEncoder) strs(ss []string) {
 	e.lit("]")
 }
 
-const hexDigits = "0123456789abcdef"
-
 // plain marks the ASCII bytes json.Marshal copies into a string as they
 // are.
 var plain = func() (t [utf8.RuneSelf]bool) {
@@ -279,53 +279,13 @@ var plain = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
-// str writes s quoted and escaped as json.Marshal does. Invalid UTF-8 is
-// bad: encoding/json writes it as \ufffd up to Go 1.26 and as U+FFFD
-// itself from Go 1.27 on.
+// str writes s quoted as json.Marshal quotes it; invalid UTF-8 is left to
+// json.Marshal (see wirejson.ValidString).
 func (e *recEncoder) str(s string) {
-	b := append(e.b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			i++
-			if plain[c] {
-				continue
-			}
-			b = append(b, s[start:i-1]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			start = i
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			e.bad = true
-			return
-		case r == '\u2028' || r == '\u2029':
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-			start = i + n
-		}
-		i += n
+	var ok bool
+	if e.b, ok = wirejson.ValidString(e.b, s); !ok {
+		e.bad = true
 	}
-	b = append(b, s[start:]...)
-	e.b = append(b, '"')
 }
 
 // appendIntMap writes m with its keys sorted, as json.Marshal does.

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/cardtable/cardbot/bot/internal/wirejson"
+	"github.com/cardtable/cardbot/bot/wirejson"
 )
 
 // The JSON of the payloads the fake sends on every move, written by hand:
