@@ -565,7 +565,9 @@ func (s *State) standIn(seat int) []games.Event {
 			sd.Opp = s.defaultOpp(h)
 		}
 	case PhaseCards:
-		if sd.Card == nil {
+		// Only a side still fighting someone plays: one out of the fight
+		// (or left without an opponent) gets no card.
+		if sd.Card == nil && s.contested(h) {
 			if c, _, ok := s.Deck.Take(&s.RNG); ok {
 				sd.Card, sd.Deck = &c, true
 				return []games.Event{games.Say("%s card comes from the top of the deck.", poss(s.sideName(h)))}
