@@ -181,8 +181,10 @@ func (s *State) moveHelp(seat int) string {
 	switch {
 	case len(p.Hand) == 0 && len(p.Deck) > 0:
 		line += "\nYour hand is empty, so you play from the top of your deck."
-	case len(p.Deck) == 0 && len(p.Discard) > 0:
+	case len(p.Deck) == 0 && len(p.Discard) > 0 && len(p.Hand) > 0:
 		line += "\nYour deck is empty: play from your hand, or shuffle your discard pile into a new deck and play its top card."
+	case len(p.Deck) == 0 && len(p.Discard) > 0:
+		line += "\nYour hand and deck are empty: shuffle your discard pile into a new deck and play its top card."
 	case len(p.Deck) == 0:
 		line += "\nYour deck and discard pile are empty: play from your hand."
 	}
@@ -222,7 +224,7 @@ func (s *State) moveButtons(seat int) []games.Button {
 	case len(p.Deck) > 0:
 		out = append(out, games.Button{Label: fmt.Sprintf("Top of deck (%d left)", len(p.Deck)), Action: games.Act(VerbDeck), Forced: true})
 	case len(p.Discard) > 0:
-		out = append(out, games.Button{Label: fmt.Sprintf("Reshuffle discards (%d) & play top", len(p.Discard)), Action: games.Act(VerbReshuffle)})
+		out = append(out, games.Button{Label: fmt.Sprintf("Reshuffle discards (%d) & play top", len(p.Discard)), Action: games.Act(VerbReshuffle), Forced: true})
 	}
 	return out
 }
