@@ -35,17 +35,16 @@ func sameCards(a, b []games.Card) bool { return slices.Equal(sorted(a), sorted(b
 
 // model is the duel as the rule text describes it, kept apart from State.
 type model struct {
-	life      int
-	hand      [2][]games.Card
-	deck      [2][]games.Card // top last, as the state keeps it
-	discard   [2][]games.Card // top last
-	damage    [2][]games.Card // cards placed in front of that seat
-	offense   int
-	step      string
-	att, def  *games.Card
-	over      bool
-	winner    int
-	reshuffle int // reshuffles seen, to prove the path is exercised
+	life     int
+	hand     [2][]games.Card
+	deck     [2][]games.Card // top last, as the state keeps it
+	discard  [2][]games.Card // top last
+	damage   [2][]games.Card // cards placed in front of that seat
+	offense  int
+	step     string
+	att, def *games.Card
+	over     bool
+	winner   int
 }
 
 func (m *model) actor() int {
