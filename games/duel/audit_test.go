@@ -390,17 +390,8 @@ func TestAuditEmptyHandAndDeckOnlyReshuffles(t *testing.T) {
 // examplePool gives Ann a pool holding every hand of the text's example.
 func examplePool(t *testing.T, s *State) {
 	t.Helper()
-	pool := cards(t, "2C 2D 3C 3D 3H 4C 5C 5D 7C 8C AC AD KC KD QC 6C 6D 6H 9C 9D 9H TC TD TH JC JD")
-	sortCards(pool)
-	s.Players[0].Pool = pool
-	var rest []games.Card
-	for _, c := range games.StandardDeck(0) {
-		if !contains(pool, c) {
-			rest = append(rest, c)
-		}
-	}
-	sortCards(rest)
-	s.Players[1].Pool = rest
+	splitDeck(s, cards(t, "2C 2D 3C 3D 3H 4C 5C 5D 7C 8C AC AD KC KD QC 6C 6D 6H 9C 9D 9H TC TD TH JC JD"))
+	sortCards(s.Players[1].Pool)
 }
 
 // TestAuditExampleHands locks each hand the text says A could take.

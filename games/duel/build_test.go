@@ -91,6 +91,12 @@ func buildPool(t *testing.T, s *State) {
 			pool = append(pool, c)
 		}
 	}
+	splitDeck(s, pool)
+}
+
+// splitDeck gives Ann pool, sorted, and Bea the rest of the deck in deck
+// order.
+func splitDeck(s *State, pool []games.Card) {
 	sortCards(pool)
 	s.Players[0].Pool = pool
 	var rest []games.Card

@@ -188,65 +188,12 @@ func TestHandOfFateLeaveOrStay(t *testing.T) {
 	}
 }
 
-// exampleToGifts plays the chapter's extended example (Kit, Jason and
-// Diana against Riso and his goons) through its three rounds, up to the
-// gifts. Sides: Riso 0, Goons 1, Kit 2, Jason 3, Diana 4.
-func exampleToGifts(t *testing.T) *State {
-	t.Helper()
-	st := newGame(t, 4, nil)
-	for seat, n := range []string{"", "Kit", "Jason", "Diana"} {
-		if seat > 0 {
-			actText(t, st, seat, "name", n)
-		}
-	}
-	actText(t, st, 2, "addtal", "Bodyguard 3")
-	actText(t, st, 3, "addtal", "Bar brawler 3")
-	actText(t, st, 1, "addtal", "Tackle 2")
-	giveTokens(st, 1, 1)
-	giveTokens(st, 2, 1)
-	giveTokens(st, 3, 1)
-	act(t, st, 0, "open")
-	act(t, st, 0, "who", "1", "2", "3")
-	act(t, st, 0, "rounds", "3")
-	actText(t, st, 0, "gmstake", "Riso: gun down Vinny and get away")
-	actText(t, st, 0, "gmstake", "Goons: protect Riso and rough up the agents")
-	act(t, st, 0, "declare")
-	for seat, vs := range map[int]string{1: "0", 2: "0", 3: "1"} {
-		actText(t, st, seat, "stake", "stake")
-		act(t, st, seat, "vs", vs)
-	}
-	act(t, st, 0, "cards")
-	playRound(t, st, map[int][]string{0: {"QS", "KC"}, 1: {"X0"}, 2: {"7C"}, 3: {"3D"}}, nil)
-	narrateAll(t, st)
-	playRound(t, st, map[int][]string{0: {"AC", "2S"}, 1: {"AH"}, 2: {"8D"}, 3: {"JH"}}, func() {
-		act(t, st, 1, "token")
-		act(t, st, 0, "token")
-		act(t, st, 2, "usetal", "0")
-		act(t, st, 3, "usetal", "0")
-	})
-	narrateAll(t, st)
-	playRound(t, st, map[int][]string{0: {"9H", "5C"}, 1: {"TC"}, 2: {"TD"}, 3: {"JS"}}, func() {
-		act(t, st, 0, "token")
-		act(t, st, 0, "token")
-		act(t, st, 2, "token")
-		act(t, st, 2, "aim", "3")
-		act(t, st, 2, "usetal", "0")
-		act(t, st, 1, "usetal", "0")
-		act(t, st, 3, "aim", "4")
-		act(t, st, 3, "token")
-	})
-	if st.Phase != PhaseGifts {
-		t.Fatalf("phase %s after the last round", st.Phase)
-	}
-	return st
-}
-
 // The chapter's alternate ending: Diana and Kit give Jason a Jack and the
 // Joker. Jason's three cards (Joker high) now beat Riso's three (Ace
 // high); Riso still beats Kit; Diana's remaining Jack loses to the goons'
 // King. Jason can reward only one helper: one award per player per round.
 func TestExampleExtendedAlternateEnding(t *testing.T) {
-	st := exampleToGifts(t)
+	st := exampleToGifts(t, nil)
 	act(t, st, 3, "to", "3")
 	act(t, st, 3, "give", "JH")
 	act(t, st, 1, "to", "3")

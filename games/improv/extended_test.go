@@ -42,9 +42,16 @@ func narrateAll(t *testing.T, st *State) string {
 	return texts(out)
 }
 
-// The chapter's extended example: Kit, Jason and Diana against Riso and
-// his goons, three rounds.
-func TestExampleExtendedConflict(t *testing.T) {
+// exampleToGifts plays the chapter's extended example (Kit, Jason and
+// Diana against Riso and his goons) through its three rounds, up to the
+// gifts. Sides: Riso 0, Goons 1, Kit 2, Jason 3, Diana 4. check, if set,
+// sees round 0 once the cards are open, then each round's text before its
+// narration, which it may run itself.
+func exampleToGifts(t *testing.T, check func(st *State, round int, out string)) *State {
+	t.Helper()
+	if check == nil {
+		check = func(*State, int, string) {}
+	}
 	st := newGame(t, 4, nil)
 	for seat, n := range []string{"", "Kit", "Jason", "Diana"} {
 		if seat > 0 {
@@ -70,47 +77,23 @@ func TestExampleExtendedConflict(t *testing.T) {
 	act(t, st, 2, "vs", "0")
 	act(t, st, 3, "vs", "1")
 	act(t, st, 0, "cards")
-	if st.gmLimit() != 8 {
-		t.Errorf("GM limit %d, want 2 + 2×3", st.gmLimit())
-	}
+	check(st, 0, "")
 
 	// Round 1: Kit, the goons and Riso win.
-	out := playRound(t, st, map[int][]string{0: {"QS", "KC"}, 1: {"X0"}, 2: {"7C"}, 3: {"3D"}}, nil)
-	for _, want := range []string{"round 1 of 3", "Kit keeps the 🃏 Joker", "Riso keeps the Q♠", "Goons keeps the K♣", "discarded: Jason and Diana",
-		"Round 1 narration, lowest first:** Diana (Carl) → Jason (Susan) → the GM (for Riso and Goons) → Kit (Bob)"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("round 1 %q lacks %q", out, want)
-		}
-	}
-	ev := narrateAll(t, st)
-	if st.Phase != PhaseCards || st.C.Round != 2 || !strings.Contains(ev, "round 2 of 3") {
-		t.Fatalf("after round 1's narration: phase %s round %d %q", st.Phase, st.C.Round, ev)
-	}
+	check(st, 1, playRound(t, st, map[int][]string{0: {"QS", "KC"}, 1: {"X0"}, 2: {"7C"}, 3: {"3D"}}, nil))
+	narrateAll(t, st)
 
 	// Round 2: Kit's A♥ + token beats Riso's A♣ + token by suit.
-	pool := st.Pool
-	out = playRound(t, st, map[int][]string{0: {"AC", "2S"}, 1: {"AH"}, 2: {"8D"}, 3: {"JH"}}, func() {
+	check(st, 2, playRound(t, st, map[int][]string{0: {"AC", "2S"}, 1: {"AH"}, 2: {"8D"}, 3: {"JH"}}, func() {
 		act(t, st, 1, "token")
 		act(t, st, 0, "token") // on Riso
 		act(t, st, 2, "usetal", "0")
 		act(t, st, 3, "usetal", "0")
-	})
-	for _, want := range []string{"**Kit** beats **Riso** (same total, higher suit)", "**Riso** beats **Jason**", "**Diana** beats **Goons**",
-		"Kit's 1 → out of play (colours differ)", "the GM's 1 → the pool"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("round 2 %q lacks %q", out, want)
-		}
-	}
-	if st.Pool != pool+1 || st.Spent != 1 {
-		t.Errorf("pool %d spent %d", st.Pool, st.Spent)
-	}
-	// One award per player per round.
-	line, _ := st.Say(3, "Diana", "Pistol whip!")
-	react(t, st, 1, line[0].Ref, true)
+	}))
 	narrateAll(t, st)
 
 	// Round 3: Riso 9 + 2 tokens = 15 beats Kit (13) but not Jason (16).
-	out = playRound(t, st, map[int][]string{0: {"9H", "5C"}, 1: {"TC"}, 2: {"TD"}, 3: {"JS"}}, func() {
+	check(st, 3, playRound(t, st, map[int][]string{0: {"9H", "5C"}, 1: {"TC"}, 2: {"TD"}, 3: {"JS"}}, func() {
 		act(t, st, 0, "token")
 		act(t, st, 0, "token")
 		act(t, st, 2, "token")
@@ -119,19 +102,60 @@ func TestExampleExtendedConflict(t *testing.T) {
 		act(t, st, 1, "usetal", "0")
 		act(t, st, 3, "aim", "4")
 		act(t, st, 3, "token")
-	})
+	}))
 	if st.Phase != PhaseGifts {
 		t.Fatalf("after the last round: phase %s", st.Phase)
 	}
-	for _, want := range []string{"**Riso** beats **Kit**", "**Jason** beats **Riso**", "Jason's 1 → the bank", "Diana's 1 → the bank",
-		"• **Riso**: A♣ Q♠ 9♥", "• **Goons**: K♣", "• **Kit**: 🃏 Joker A♥", "• **Jason**: 10♦", "• **Diana**: J♠ J♥"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("round 3 %q lacks %q", out, want)
+	return st
+}
+
+// The chapter's extended example, round by round, then its gifts and the
+// final victory.
+func TestExampleExtendedConflict(t *testing.T) {
+	var pool int
+	st := exampleToGifts(t, func(st *State, round int, out string) {
+		switch round {
+		case 0:
+			if st.gmLimit() != 8 {
+				t.Errorf("GM limit %d, want 2 + 2×3", st.gmLimit())
+			}
+		case 1:
+			for _, want := range []string{"round 1 of 3", "Kit keeps the 🃏 Joker", "Riso keeps the Q♠", "Goons keeps the K♣", "discarded: Jason and Diana",
+				"Round 1 narration, lowest first:** Diana (Carl) → Jason (Susan) → the GM (for Riso and Goons) → Kit (Bob)"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("round 1 %q lacks %q", out, want)
+				}
+			}
+			ev := narrateAll(t, st)
+			if st.Phase != PhaseCards || st.C.Round != 2 || !strings.Contains(ev, "round 2 of 3") {
+				t.Fatalf("after round 1's narration: phase %s round %d %q", st.Phase, st.C.Round, ev)
+			}
+			pool = st.Pool
+		case 2:
+			for _, want := range []string{"**Kit** beats **Riso** (same total, higher suit)", "**Riso** beats **Jason**", "**Diana** beats **Goons**",
+				"Kit's 1 → out of play (colours differ)", "the GM's 1 → the pool"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("round 2 %q lacks %q", out, want)
+				}
+			}
+			if st.Pool != pool+1 || st.Spent != 1 {
+				t.Errorf("pool %d spent %d", st.Pool, st.Spent)
+			}
+			// One award per player per round.
+			line, _ := st.Say(3, "Diana", "Pistol whip!")
+			react(t, st, 1, line[0].Ref, true)
+		case 3:
+			for _, want := range []string{"**Riso** beats **Kit**", "**Jason** beats **Riso**", "Jason's 1 → the bank", "Diana's 1 → the bank",
+				"• **Riso**: A♣ Q♠ 9♥", "• **Goons**: K♣", "• **Kit**: 🃏 Joker A♥", "• **Jason**: 10♦", "• **Diana**: J♠ J♥"} {
+				if !strings.Contains(out, want) {
+					t.Errorf("round 3 %q lacks %q", out, want)
+				}
+			}
+			if st.gmUsed() != 3 || st.Bank != 2 {
+				t.Errorf("GM used %d, bank %d", st.gmUsed(), st.Bank)
+			}
 		}
-	}
-	if st.gmUsed() != 3 || st.Bank != 2 {
-		t.Errorf("GM used %d, bank %d", st.gmUsed(), st.Bank)
-	}
+	})
 
 	// Gifts: Jason's 10 to Kit, the goons' King to Riso, one of Diana's Jacks to Kit.
 	act(t, st, 2, "to", "2")
@@ -146,7 +170,7 @@ func TestExampleExtendedConflict(t *testing.T) {
 	act(t, st, 2, "ready")
 	act(t, st, 3, "ready")
 	act(t, st, 1, "ready")
-	out = texts(act(t, st, 0, "ready"))
+	out := texts(act(t, st, 0, "ready"))
 	for _, want := range []string{"final victory", "**Kit** beats **Riso** (victory cards)", "**Riso** beats **Jason**", "**Diana** beats **Goons**",
 		"won: Kit and Diana", "partly: Riso (beat Jason, beaten by Kit)", "lost: Goons and Jason",
 		"Final narration, losers first:** the GM (for Goons) → Jason (Susan) → Diana (Carl) → the GM (for Riso) → Kit (Bob)"} {
