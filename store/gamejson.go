@@ -267,18 +267,6 @@ func (e *recEncoder) strs(ss []string) {
 	e.lit("]")
 }
 
-// plain marks the ASCII bytes json.Marshal copies into a string as they
-// are.
-var plain = func() (t [utf8.RuneSelf]bool) {
-	for c := ' '; c < utf8.RuneSelf; c++ {
-		t[c] = true
-	}
-	for _, c := range `"\<>&` {
-		t[c] = false
-	}
-	return t
-}()
-
 // str writes s quoted as json.Marshal quotes it; invalid UTF-8 is left to
 // json.Marshal (see wirejson.ValidString).
 func (e *recEncoder) str(s string) {
@@ -444,7 +432,7 @@ func compactString(s []byte, i int) (int, bool) {
 			continue
 		}
 		switch {
-		case plain[c]:
+		case wirejson.Plain(c):
 			i++
 		case c == '"':
 			return i + 1, true

@@ -17,6 +17,10 @@ var plainASCII = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
+// Plain reports whether encoding/json writes the byte c inside a string as
+// it is, c being ASCII.
+func Plain(c byte) bool { return c < utf8.RuneSelf && plainASCII[c] }
+
 // String appends s quoted as json.Marshal quotes it. strconv's quoting is Go
 // syntax (\x00, \U0001f600), not JSON.
 func String(b []byte, s string) []byte {
