@@ -344,6 +344,16 @@ func (m *message) visibleTo(userID string) bool {
 	return !m.ephemeral || m.owner == userID
 }
 
+// system tells whether m is a system message (THREAD_CREATED and the
+// like), which Discord lets no one edit or reply to.
+func (m *message) system() bool {
+	switch m.kind {
+	case 0, 19, 20, 23: // DEFAULT, REPLY, CHAT_INPUT_COMMAND, CONTEXT_MENU_COMMAND
+		return false
+	}
+	return true
+}
+
 func (m *message) empty() bool {
 	return strings.TrimSpace(m.content) == "" && len(m.embeds) == 0 && len(m.components) == 0 && len(m.attachments) == 0
 }

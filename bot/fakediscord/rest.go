@@ -583,6 +583,12 @@ func (s *Server) createMessage(c *call) {
 	if p.MessageReference != nil {
 		ref := s.messages[p.MessageReference.MessageID]
 		switch {
+		case ref != nil && ref.channelID == ch.id && !ref.ephemeral && ref.system():
+			// Refused even with fail_if_not_exists false: the message exists.
+			var errs formErrors
+			errs.add("message_reference", "REPLIES_CANNOT_REPLY_TO_SYSTEM_MESSAGE", "Cannot reply to a system message")
+			c.invalid(errs)
+			return
 		case ref != nil && ref.channelID == ch.id && !ref.ephemeral:
 			m.kind = 19 // REPLY
 			m.replyTo = ref.id
@@ -769,6 +775,11 @@ func (s *Server) editMessage(c *call) {
 	}
 	if m.author != s.bot {
 		c.reject(http.StatusForbidden, 50005, "Cannot edit a message authored by another user", "")
+		return
+	}
+	if m.system() {
+		// The bot is the author of the THREAD_CREATED messages of its threads.
+		c.reject(http.StatusBadRequest, 50021, "Cannot execute action on a system message", fmt.Sprintf("message %s is of type %d", m.id, m.kind))
 		return
 	}
 	p, ok := c.message()

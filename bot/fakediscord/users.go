@@ -422,6 +422,9 @@ func (u *User) submit(soft bool, modal *Modal, values map[string]string) (*Reply
 				problems = append(problems, fmt.Sprintf("input %q is required", in.CustomID))
 			case n > 0 && (n < in.MinLength || n > in.MaxLength):
 				problems = append(problems, fmt.Sprintf("input %q must be %d to %d characters, got %d", in.CustomID, in.MinLength, in.MaxLength, n))
+			case ok && in.Style == discordgo.TextInputShort && strings.ContainsAny(v, "\r\n"):
+				// A short input is one line: the client has no way to type a break.
+				problems = append(problems, fmt.Sprintf("input %q is a single-line (short) input, which cannot hold a line break", in.CustomID))
 			}
 			data.Components = append(data.Components, wireSubmittedRow{Type: discordgo.ActionsRowComponent, ID: 2*i + 1, Components: []wireSubmittedInput{
 				{Type: discordgo.TextInputComponent, ID: 2*i + 2, CustomID: in.CustomID, Value: v},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/url"
 	"slices"
 	"strconv"
@@ -256,15 +257,19 @@ func checkEmbeds(embeds []*discordgo.MessageEmbed, prefix string, errs *formErro
 		errs.add(prefix, "BASE_TYPE_MAX_LENGTH", "Must be 10 or fewer in length.")
 	}
 	total := 0
+	// Discord trims leading and trailing whitespace before it measures an
+	// embed's texts: a field named " " has no name.
+	trim := strings.TrimSpace
 	for i, e := range embeds {
 		p := at(prefix, i)
 		if e == nil {
 			errs.add(p, "BASE_TYPE_REQUIRED", "This field is required")
 			continue
 		}
-		errs.maxLen(field(p, "title"), e.Title, 256)
-		errs.maxLen(field(p, "description"), e.Description, 4096)
-		total += runes(e.Title) + runes(e.Description)
+		title, desc := trim(e.Title), trim(e.Description)
+		errs.maxLen(field(p, "title"), title, 256)
+		errs.maxLen(field(p, "description"), desc, 4096)
+		total += runes(title) + runes(desc)
 		if len(e.Fields) > 25 {
 			errs.add(at(p, "fields"), "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
 		}
@@ -273,20 +278,23 @@ func checkEmbeds(embeds []*discordgo.MessageEmbed, prefix string, errs *formErro
 				errs.add(at(p, "fields", j), "BASE_TYPE_REQUIRED", "This field is required")
 				continue
 			}
-			errs.lenBetween(field(p, "fields", j, "name"), f.Name, 1, 256)
-			errs.lenBetween(field(p, "fields", j, "value"), f.Value, 1, 1024)
-			total += runes(f.Name) + runes(f.Value)
+			name, value := trim(f.Name), trim(f.Value)
+			errs.lenBetween(field(p, "fields", j, "name"), name, 1, 256)
+			errs.lenBetween(field(p, "fields", j, "value"), value, 1, 1024)
+			total += runes(name) + runes(value)
 		}
 		if e.Footer != nil {
-			errs.lenBetween(field(p, "footer", "text"), e.Footer.Text, 1, 2048)
+			text := trim(e.Footer.Text)
+			errs.lenBetween(field(p, "footer", "text"), text, 1, 2048)
 			checkURL(field(p, "footer", "icon_url"), e.Footer.IconURL, true, errs)
-			total += runes(e.Footer.Text)
+			total += runes(text)
 		}
 		if e.Author != nil {
-			errs.lenBetween(field(p, "author", "name"), e.Author.Name, 1, 256)
+			name := trim(e.Author.Name)
+			errs.lenBetween(field(p, "author", "name"), name, 1, 256)
 			checkURL(field(p, "author", "url"), e.Author.URL, false, errs)
 			checkURL(field(p, "author", "icon_url"), e.Author.IconURL, true, errs)
-			total += runes(e.Author.Name)
+			total += runes(name)
 		}
 		checkURL(field(p, "url"), e.URL, false, errs)
 		if e.Image != nil {
@@ -379,22 +387,26 @@ func checkComponents(rows []*component, prefix string, errs *formErrors) {
 		}
 	}
 	ids := make(map[string]bool, n)
+	var numbered []int // the optional numeric ids set so far
 	for i, row := range rows {
 		p := at(prefix, i)
 		if row == nil || row.Type != discordgo.ActionsRowComponent {
 			errs.add(at(p, "type"), "COMPONENT_TYPE_INVALID", "Top-level components must be action rows (type 1) without IS_COMPONENTS_V2")
 			continue
 		}
+		checkComponentID(row.ID, p, &numbered, errs)
 		if len(row.Components) == 0 {
 			errs.add(at(p, "components"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
 		}
 		buttons := 0
 		for j, c := range row.Components {
 			cp := at(p, "components", j)
-			switch {
-			case c == nil:
+			if c == nil {
 				errs.add(cp, "BASE_TYPE_REQUIRED", "This field is required")
 				continue
+			}
+			checkComponentID(c.ID, cp, &numbered, errs)
+			switch {
 			case c.Type == discordgo.ButtonComponent:
 				buttons++
 				checkButton(c, cp, errs)
@@ -431,6 +443,7 @@ func checkButton(c *component, p string, errs *formErrors) {
 		if c.URL == "" {
 			errs.add(at(p, "url"), "BASE_TYPE_REQUIRED", "This field is required")
 		} else {
+			errs.maxLen(field(p, "url"), c.URL, 512)
 			checkURL(field(p, "url"), c.URL, false, errs)
 		}
 		if c.CustomID != "" {
@@ -447,6 +460,22 @@ func checkButton(c *component, p string, errs *formErrors) {
 		errs.add(p, "BUTTON_COMPONENT_LABEL_OR_EMOJI_REQUIRED", "A button needs a label or an emoji")
 	}
 	checkComponentEmoji(c.Emoji, p, errs)
+}
+
+// checkComponentID checks a component's optional numeric id: a 32-bit
+// integer that Discord requires to be unique within the message or modal,
+// since it numbers the components without one around those that have one.
+func checkComponentID(id int, p string, seen *[]int, errs *formErrors) {
+	if id == 0 {
+		return
+	}
+	if id < 0 || id > math.MaxInt32 {
+		errs.add(at(p, "id"), "NUMBER_TYPE_MAX", "Must be between 1 and %d.", math.MaxInt32)
+	}
+	if slices.Contains(*seen, id) {
+		errs.add(at(p, "id"), "COMPONENT_ID_DUPLICATED", "Component id %d is already used in this message", id)
+	}
+	*seen = append(*seen, id)
 }
 
 // checkComponentEmoji checks the emoji of the component or option at p.
@@ -513,12 +542,14 @@ func checkModal(m *modalParams, prefix string, errs *formErrors) {
 		errs.add(at(prefix, "components"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length.")
 	}
 	ids := map[string]bool{}
+	var numbered []int
 	for i, row := range m.Components {
 		p := at(prefix, "components", i)
 		if row == nil || row.Type != discordgo.ActionsRowComponent {
 			errs.unsupported(at(p, "type"), "modal components other than action rows of text inputs")
 			continue
 		}
+		checkComponentID(row.ID, p, &numbered, errs)
 		if len(row.Components) != 1 {
 			errs.add(at(p, "components"), "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 1 in length.")
 		}
@@ -528,6 +559,7 @@ func checkModal(m *modalParams, prefix string, errs *formErrors) {
 				errs.add(at(cp, "type"), "COMPONENT_TYPE_INVALID", "Modal action rows may only hold a text input")
 				continue
 			}
+			checkComponentID(c.ID, cp, &numbered, errs)
 			checkTextInput(c, cp, errs)
 			if ids[c.CustomID] {
 				errs.add(at(cp, "custom_id"), "COMPONENT_CUSTOM_ID_DUPLICATED", "Component custom id cannot be duplicated")
