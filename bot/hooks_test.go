@@ -8,14 +8,15 @@ import (
 )
 
 // A 429 on an interaction endpoint is waited out and the request sent
-// again: the click is still answered with the updated hand, the other
-// player's hand still refreshed, and no retry comes before retry_after
-// (the fake would count it invalid).
+// again: the click is still answered with the updated hand (through more
+// 429s than one request's own tries: the answer is tried again while
+// Discord's window is open), the other player's hand still refreshed, and
+// no retry comes before retry_after (the fake would count it invalid).
 func TestInteractionRequestsWaitOutA429(t *testing.T) {
 	h := newHarness(t)
 	ann, bea := duelTable(t, h, h.ch, 0)
 	before := h.record().Version
-	h.fake.Inject(fakediscord.Fault{Method: "POST", Route: fakediscord.RouteCallback, Status: 429, Times: 2, RetryAfter: 30 * time.Millisecond})
+	h.fake.Inject(fakediscord.Fault{Method: "POST", Route: fakediscord.RouteCallback, Status: 429, Times: 5, RetryAfter: 30 * time.Millisecond})
 	h.fake.Inject(fakediscord.Fault{Method: "PATCH", Route: fakediscord.RouteWebhookMessage, Status: 429, Times: 2, RetryAfter: 30 * time.Millisecond})
 
 	// The player to move clicks their only button.
@@ -36,7 +37,7 @@ func TestInteractionRequestsWaitOutA429(t *testing.T) {
 	}
 	r := mover.Click(hand, button)
 	if r == nil || r.Type != 7 {
-		t.Fatalf("the click through two 429s answered %+v; want the hand updated", r)
+		t.Fatalf("the click through five 429s answered %+v; want the hand updated", r)
 	}
 	if v := h.record().Version; v != before+1 {
 		t.Fatalf("version %d after the move; want %d", v, before+1)
@@ -48,8 +49,8 @@ func TestInteractionRequestsWaitOutA429(t *testing.T) {
 	if c.Invalid != 0 {
 		t.Fatalf("%d requests came before their retry_after ran out", c.Invalid)
 	}
-	if c.ByRoute["POST "+fakediscord.RouteCallback] < 3 {
-		t.Fatalf("callbacks: %v; want the answer sent three times", c.ByRoute)
+	if c.ByRoute["POST "+fakediscord.RouteCallback] < 6 {
+		t.Fatalf("callbacks: %v; want the answer sent six times", c.ByRoute)
 	}
 	// The other player's hand shows the state after the move, as a fresh
 	// one does.

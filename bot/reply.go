@@ -66,9 +66,11 @@ func (r reply) response() *discordgo.InteractionResponse {
 // interaction not answered within three seconds of its creation.
 const answerWindow = 2500 * time.Millisecond
 
-// respond sends an answer, retrying a 5xx or a network error while
-// Discord's window is open. An answer Discord reports as already given
-// counts as given: the first attempt got through and only its reply was lost.
+// respond sends an answer, retrying a 5xx, a network error or a 429 that
+// outlasted the request's own tries while Discord's window is open: an
+// unanswered click fails in the user's face. An answer Discord reports as
+// already given counts as given: the first attempt got through and only its
+// reply was lost.
 func (b *Bot) respond(i *discordgo.Interaction, r reply) bool {
 	deadline := time.Now().Add(answerWindow)
 	for attempt := 0; ; attempt++ {
@@ -76,7 +78,7 @@ func (b *Bot) respond(i *discordgo.Interaction, r reply) bool {
 		if err == nil || alreadyAnswered(err) {
 			return true
 		}
-		if !retryable(err) || time.Now().Add(time.Duration(attempt+1)*100*time.Millisecond).After(deadline) {
+		if !(retryable(err) || limited(err)) || time.Now().Add(time.Duration(attempt+1)*100*time.Millisecond).After(deadline) {
 			b.log.Warn("answer interaction", "type", i.Type.String(), "attempts", attempt+1, "err", err)
 			return false
 		}
@@ -92,6 +94,12 @@ func retryable(err error) bool {
 	}
 	var ne net.Error
 	return errors.As(err, &ne) || errors.Is(err, discordgo.ErrJSONUnmarshal)
+}
+
+// limited is a 429.
+func limited(err error) bool {
+	var rest *discordgo.RESTError
+	return errors.As(err, &rest) && rest.Response != nil && rest.Response.StatusCode == http.StatusTooManyRequests
 }
 
 // alreadyAnswered is Discord's "Interaction has already been acknowledged".
