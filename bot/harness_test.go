@@ -27,6 +27,7 @@ type harness struct {
 	games  []games.Rules
 	seed   atomic.Uint64 // games opened get seeds 1, 2, 3…: every run plays the same games
 	skew   atomic.Int64  // how far the bot's clock is ahead of the real one
+	errors atomic.Int64  // lines the bot logged at level ERROR
 	// crashAt, when set, is asked before each step of output work; true
 	// kills the bot there (see bot.Config.Crash). killed records it.
 	crashAt func(step string) bool
@@ -144,7 +145,7 @@ func (h *harness) start() {
 			}
 			return false
 		}}
-	b, err := bot.New(cfg, db, slog.New(slog.NewTextHandler(testWriter{h.t}, nil)), h.games)
+	b, err := bot.New(cfg, db, slog.New(slog.NewTextHandler(testWriter{h.t, &h.errors}, nil)), h.games)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -261,9 +262,15 @@ func (h *harness) messagesSince(n int) []*fakediscord.Message {
 	return all[n:]
 }
 
-type testWriter struct{ t testing.TB }
+type testWriter struct {
+	t      testing.TB
+	errors *atomic.Int64 // lines logged at level ERROR
+}
 
 func (w testWriter) Write(p []byte) (int, error) {
+	if w.errors != nil && strings.Contains(string(p), "level=ERROR") {
+		w.errors.Add(1)
+	}
 	w.t.Log(strings.TrimRight(string(p), "\n"))
 	return len(p), nil
 }

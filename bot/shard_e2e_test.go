@@ -71,7 +71,7 @@ func (ss *shardSet) start(shard, count int, ch string) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := bot.New(cfg, db, slog.New(slog.NewTextHandler(testWriter{t}, nil)).With("shard", shard), h.games)
+	b, err := bot.New(cfg, db, slog.New(slog.NewTextHandler(testWriter{t: t}, nil)).With("shard", shard), h.games)
 	if err != nil {
 		t.Fatal(err)
 	}
