@@ -43,3 +43,29 @@ func BenchmarkMoveWithReload(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkClone is the copy the bot makes of a channel's committed state
+// before each move.
+func BenchmarkClone(b *testing.B) {
+	g, err := New(games.Setup{Players: []string{"Ann", "Bea"}, Seed: 1, Options: map[string]int{OptLife: 60}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for seat := range 2 {
+		if _, err := g.Apply(seat, games.Act(VerbLock)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for range 20 { // some cards in discards and damage
+		seat := g.ToAct()[0]
+		if _, err := g.Apply(seat, g.Hand(seat).Buttons[0].Action); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := games.Clone(g); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
