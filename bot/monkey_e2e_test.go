@@ -20,8 +20,9 @@ import (
 // a bystander click whatever they have seen (current and stale hands, the
 // table, votes under game messages), pick random choices, type any text a
 // box allows, click twice at once, send custom_ids the bot never offered,
-// use commands out of turn, react, let the clock run, and restart the bot;
-// with every other seed Discord also fails some requests.
+// use commands out of turn, react, let the clock run, drop the gateway,
+// and restart the bot. With even seeds Discord also fails some requests;
+// with seeds 2, 5, 8… each game moves into a thread of its own.
 type monkey struct {
 	t       *testing.T
 	h       *harness
@@ -42,7 +43,11 @@ func TestMonkeyPlay(t *testing.T) {
 	for _, game := range []string{"duel", "life", "improv", "lnf", "dealt"} {
 		for seed := uint64(1); seed <= monkeySeeds(); seed++ {
 			t.Run(fmt.Sprintf("%s/%d", game, seed), func(t *testing.T) {
-				h := newHarness(t)
+				var opts []func(*harness)
+				if seed%3 == 2 {
+					opts = append(opts, withThreads) // each game in a thread of its own
+				}
+				h := newHarness(t, opts...)
 				m := &monkey{t: t, h: h, game: game, rng: rand.New(rand.NewPCG(seed, 77)), seen: map[string][]*fakediscord.Message{}}
 				for i := range seats[game] {
 					m.users = append(m.users, h.fake.AddUser(fmt.Sprintf("%c%s", 'A'+i, "mo")))
@@ -62,6 +67,9 @@ func TestMonkeyPlay(t *testing.T) {
 					t.Fatal("the monkey never had a click turned away")
 				}
 				m.finish()
+				if len(opts) > 0 && len(h.fake.Threads(h.ch)) == 0 {
+					t.Fatal("no game moved into a thread")
+				}
 			})
 		}
 	}
@@ -171,8 +179,20 @@ func (m *monkey) step() {
 		m.public()
 	case k < 97:
 		m.react()
-	case k < 99:
+	case k < 98:
 		h.tick(time.Duration(m.rng.IntN(20)) * time.Minute)
+	case k < 99:
+		switch m.rng.IntN(3) {
+		case 0:
+			h.fake.Reconnect()
+		case 1:
+			h.fake.InvalidSession(m.rng.IntN(2) == 0)
+		default:
+			h.fake.DropSockets()
+		}
+		if !h.fake.AwaitConnected() {
+			m.t.Fatal("the bot did not come back after a gateway fault")
+		}
 	default:
 		h.restart() // a deploy between two clicks
 	}
@@ -201,18 +221,20 @@ func (m *monkey) use(u *fakediscord.User, msg *fakediscord.Message, double bool)
 		return "", false
 	}
 	pick := m.rng.IntN(n)
+	var values []string // drawn here: a double click's two goroutines share them
+	if pick >= len(buttons) {
+		s := selects[pick-len(buttons)]
+		lo, hi := s.Min, min(max(s.Max, 1), len(s.Options))
+		k := lo + m.rng.IntN(max(0, hi-lo)+1)
+		for _, i := range m.rng.Perm(len(s.Options))[:k] {
+			values = append(values, s.Options[i].Value)
+		}
+	}
 	do := func() (*fakediscord.Reply, error) {
 		if pick < len(buttons) {
 			return u.Client().Click(msg, buttons[pick])
 		}
-		s := selects[pick-len(buttons)]
-		lo, hi := s.Min, min(max(s.Max, 1), len(s.Options))
-		k := lo + m.rng.IntN(max(0, hi-lo)+1)
-		var values []string
-		for _, i := range m.rng.Perm(len(s.Options))[:k] {
-			values = append(values, s.Options[i].Value)
-		}
-		return u.Client().Select(msg, s.CustomID, values...)
+		return u.Client().Select(msg, selects[pick-len(buttons)].CustomID, values...)
 	}
 	id := ""
 	if pick < len(buttons) {
@@ -378,38 +400,51 @@ func (m *monkey) forge() {
 	m.refused++
 }
 
+// threadIDs are the threads of the harness's channel.
+func threadIDs(h *harness) []string {
+	var ids []string
+	for _, th := range h.fake.Threads(h.ch) {
+		ids = append(ids, th.ID)
+	}
+	return ids
+}
+
 // command uses a slash command, often out of turn or out of place.
 func (m *monkey) command() {
 	h := m.h
 	u := m.anyone()
+	ch := h.ch
+	if m.rng.IntN(2) == 0 {
+		ch = m.place()
+	}
 	before, snap := m.version()
 	var r *fakediscord.Reply
 	var err error
 	changes := true
 	switch m.rng.IntN(7) {
 	case 0:
-		r, err = u.Client().Command(h.ch, "game", fakediscord.Sub("hand"))
+		r, err = u.Client().Command(ch, "game", fakediscord.Sub("hand"))
 		changes = false
 	case 1:
-		r, err = u.Client().Command(h.ch, "game", fakediscord.Sub("table"))
+		r, err = u.Client().Command(ch, "game", fakediscord.Sub("table"))
 		changes = false
 	case 2:
-		r, err = u.Client().Command(h.ch, "rules")
+		r, err = u.Client().Command(ch, "rules")
 		changes = false
 	case 3:
-		r, err = u.Client().Command(h.ch, "game", newGame("duel"))
+		r, err = u.Client().Command(ch, "game", newGame("duel"))
 		changes = false // a game is already open here
 	case 4:
 		line := strings.Repeat("Onward! ", 1+m.rng.IntN(40))
-		r, err = u.Client().Command(h.ch, "say", fakediscord.Str("line", strings.TrimSpace(line)))
+		r, err = u.Client().Command(ch, "say", fakediscord.Str("line", strings.TrimSpace(line)))
 	case 5:
 		if u == m.users[0] {
 			return // the host would end it
 		}
-		r, err = u.Client().Command(h.ch, "game", fakediscord.Sub("end"))
+		r, err = u.Client().Command(ch, "game", fakediscord.Sub("end"))
 		changes = false
 	default:
-		r, err = u.Client().Command(h.ch, "game", fakediscord.Sub("stats"))
+		r, err = u.Client().Command(ch, "game", fakediscord.Sub("stats"))
 		changes = false
 	}
 	if !m.answered("a command", r, err) {
@@ -425,10 +460,18 @@ func (m *monkey) command() {
 	}
 }
 
+// place is where the game is played: the channel or the game's thread.
+func (m *monkey) place() string {
+	if g, _ := m.h.db.Game(m.h.ch); g != nil {
+		return m.h.where()
+	}
+	return m.h.ch
+}
+
 // public works a control under one of the channel's last messages (a
 // vote, the table) as anyone.
 func (m *monkey) public() {
-	msgs := m.h.fake.Messages(m.h.ch)
+	msgs := m.h.fake.Messages(m.place())
 	if len(msgs) == 0 {
 		return
 	}
@@ -438,7 +481,7 @@ func (m *monkey) public() {
 
 // react puts or takes a reaction on one of the channel's last messages.
 func (m *monkey) react() {
-	msgs := m.h.fake.Messages(m.h.ch)
+	msgs := m.h.fake.Messages(m.place())
 	if len(msgs) == 0 {
 		return
 	}
@@ -458,8 +501,10 @@ func (m *monkey) settled() {
 	if f := h.fake.FailedInteractions(); len(f) != 0 {
 		m.t.Fatalf("%d failed interactions, first: %+v", len(f), f[0])
 	}
-	if d := h.fake.Duplicates(h.ch); len(d) != 0 {
-		m.t.Fatalf("%d messages posted twice, first: %q", len(d), d[0].Content)
+	for _, where := range append([]string{h.ch}, threadIDs(h)...) {
+		if d := h.fake.Duplicates(where); len(d) != 0 {
+			m.t.Fatalf("%d messages posted twice, first: %q", len(d), d[0].Content)
+		}
 	}
 	if owed, _ := h.db.Pending(); len(owed) != 0 {
 		m.t.Fatalf("output still owed: %d", len(owed))
@@ -497,7 +542,11 @@ func (m *monkey) finish() {
 		return
 	}
 	posts, _ := h.db.Posts(gameID)
-	if final := h.fake.Message(h.ch, posts.Table); final == nil || len(final.Buttons()) != 1 || final.ButtonID("Rematch") == "" {
+	where := h.ch
+	if posts.Thread != "" {
+		where = posts.Thread
+	}
+	if final := h.fake.Message(where, posts.Table); final == nil || len(final.Buttons()) != 1 || final.ButtonID("Rematch") == "" {
 		m.t.Fatalf("the final table is missing or offers more than a rematch: %v", final)
 	}
 }
