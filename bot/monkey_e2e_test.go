@@ -32,6 +32,7 @@ type monkey struct {
 	by      *fakediscord.User   // in the channel, never at the table
 	seen    map[string][]*fakediscord.Message
 	refused int // adversarial actions the bot turned away
+	said    int // lines said with /say
 }
 
 // TestMonkeyPlay: every interaction is answered in time and nothing the
@@ -435,8 +436,11 @@ func (m *monkey) command() {
 		r, err = u.Client().Command(ch, "game", newGame("duel"))
 		changes = false // a game is already open here
 	case 4:
-		line := strings.Repeat("Onward! ", 1+m.rng.IntN(40))
-		r, err = u.Client().Command(ch, "say", fakediscord.Str("line", strings.TrimSpace(line)))
+		// Numbered: a line said twice in a row is posted twice, as it should
+		// be, and would read as a repeated post.
+		m.said++
+		line := fmt.Sprintf("%s (%d)", strings.Repeat("Onward! ", 1+m.rng.IntN(40)), m.said)
+		r, err = u.Client().Command(ch, "say", fakediscord.Str("line", line))
 	case 5:
 		if u == m.users[0] {
 			return // the host would end it
