@@ -145,18 +145,9 @@ func embed(b []byte, e *discordgo.MessageEmbed) []byte {
 func image(b []byte, url, proxy string, width, height int) []byte {
 	b = append(b, `{"url":`...)
 	b = String(b, url)
-	if proxy != "" {
-		b = append(b, `,"proxy_url":`...)
-		b = String(b, proxy)
-	}
-	if width != 0 {
-		b = append(b, `,"width":`...)
-		b = appendInt(b, width)
-	}
-	if height != 0 {
-		b = append(b, `,"height":`...)
-		b = appendInt(b, height)
-	}
+	b = OmitString(b, "proxy_url", proxy)
+	b = OmitInt(b, "width", width)
+	b = OmitInt(b, "height", height)
 	return append(b, '}')
 }
 
