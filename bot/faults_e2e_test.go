@@ -182,17 +182,7 @@ func TestWholeGamesUnderFaults(t *testing.T) {
 					t.Fatal("the game did not end")
 				}
 				if move%15 == 7 {
-					switch (move / 15) % 3 {
-					case 0:
-						h.fake.Reconnect()
-					case 1:
-						h.fake.InvalidSession(move%2 == 0)
-					case 2:
-						h.fake.DropSockets()
-					}
-					if !h.fake.AwaitConnected() {
-						t.Fatal("the bot did not come back after a gateway fault")
-					}
+					gatewayFault(t, h, move/15, move%2 == 0)
 				}
 				if endless && move == 120 {
 					break
@@ -241,6 +231,24 @@ func TestWholeGamesUnderFaults(t *testing.T) {
 				t.Fatal("no fault was injected")
 			}
 		})
+	}
+}
+
+// gatewayFault makes Discord end the bot's gateway session, by kind%3: a
+// RECONNECT, an INVALID_SESSION (resumable or not), or a dropped socket;
+// and waits for the bot to be back.
+func gatewayFault(t *testing.T, h *harness, kind int, resumable bool) {
+	t.Helper()
+	switch kind % 3 {
+	case 0:
+		h.fake.Reconnect()
+	case 1:
+		h.fake.InvalidSession(resumable)
+	default:
+		h.fake.DropSockets()
+	}
+	if !h.fake.AwaitConnected() {
+		t.Fatal("the bot did not come back after a gateway fault")
 	}
 }
 

@@ -183,17 +183,8 @@ func (m *monkey) step() {
 	case k < 98:
 		h.tick(time.Duration(m.rng.IntN(20)) * time.Minute)
 	case k < 99:
-		switch m.rng.IntN(3) {
-		case 0:
-			h.fake.Reconnect()
-		case 1:
-			h.fake.InvalidSession(m.rng.IntN(2) == 0)
-		default:
-			h.fake.DropSockets()
-		}
-		if !h.fake.AwaitConnected() {
-			m.t.Fatal("the bot did not come back after a gateway fault")
-		}
+		kind := m.rng.IntN(3)
+		gatewayFault(m.t, h, kind, kind == 1 && m.rng.IntN(2) == 0)
 	default:
 		h.restart() // a deploy between two clicks
 	}
