@@ -42,7 +42,8 @@ type monkey struct {
 func TestMonkeyPlay(t *testing.T) {
 	seats := map[string]int{"duel": 2, "life": 3, "improv": 4, "lnf": 4, "dealt": 3}
 	for _, game := range []string{"duel", "life", "improv", "lnf", "dealt"} {
-		for seed := uint64(1); seed <= monkeySeeds(); seed++ {
+		first, n := monkeySeeds()
+		for seed := first; seed < first+n; seed++ {
 			t.Run(fmt.Sprintf("%s/%d", game, seed), func(t *testing.T) {
 				var opts []func(*harness)
 				if seed%3 == 2 {
@@ -76,13 +77,18 @@ func TestMonkeyPlay(t *testing.T) {
 	}
 }
 
-// monkeySeeds is how many seeds each game is played with: 2, or
-// MONKEY_SEEDS for a longer soak.
-func monkeySeeds() uint64 {
-	if n, err := strconv.ParseUint(os.Getenv("MONKEY_SEEDS"), 10, 64); err == nil && n > 0 {
-		return n
+// monkeySeeds is the first seed each game is played with (MONKEY_FROM, 1
+// unless set: a soak can go on where the last one stopped) and how many
+// (MONKEY_SEEDS, 2 unless set).
+func monkeySeeds() (first, n uint64) {
+	first, n = 1, 2
+	if v, err := strconv.ParseUint(os.Getenv("MONKEY_FROM"), 10, 64); err == nil && v > 0 {
+		first = v
 	}
-	return 2
+	if v, err := strconv.ParseUint(os.Getenv("MONKEY_SEEDS"), 10, 64); err == nil && v > 0 {
+		n = v
+	}
+	return first, n
 }
 
 // answered fails unless the interaction got a callback in time.
