@@ -693,3 +693,14 @@ func (m *refModel) checkEnd(t *testing.T, st *State, where string) {
 		}
 	}
 }
+
+// The ruling on dead characters belongs in /rules: their player keeps
+// role-playing and the markers they give and receive still count (the
+// summary said only that their cards count as they were at death).
+func TestSummaryStatesTheDeadCharacterMarkerRuling(t *testing.T) {
+	for _, want := range []string{"keeps role-playing", "markers they give or earn still count"} {
+		if !strings.Contains(Rules.Summary, want) {
+			t.Errorf("the summary doesn't say %q", want)
+		}
+	}
+}

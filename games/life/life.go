@@ -53,7 +53,7 @@ const summary = `**A life in six chapters.** Everyone gets six face-up cards fro
 **Role play** *(option, on).* Each player has 3 🎭 markers. React with 🎭 to another player's /say message in this game to award one; removing the reaction takes it back while the game runs. No self-awards, spectators can't award, and one message earns at most one marker from each player. At the end: +1 per marker received, −1 per marker never given away.
 
 **Advanced rules** *(options, off).*
-• Snake eyes: a roll of 1 and 1 kills the character at once — nothing is flipped, their later turns are skipped and they score what was face up when they died. So with this rule a roll of 2 never wins: the winning range starts at 3.
+• Snake eyes: a roll of 1 and 1 kills the character at once — nothing is flipped, their later turns are skipped and their cards score as they lay at death. Their player keeps role-playing (the death, then as a memory), and the 🎭 markers they give or earn still count. So with this rule a roll of 2 never wins: the winning range starts at 3.
 • Swap: until the Romance round begins (before the game, in Childhood or in Adolescence) each player may swap Romance and Career for themselves. Only the chapter names and prompts they get change; the table shows their order.
 
 **Rulings we made.** The dealer starts Childhood with a button, so the table can meet the characters first. The dice for a character with nothing face up are still rolled in public. A repeated 🎭 on the same message counts once, and once the game is over markers can no longer be given or taken back.`
