@@ -3,7 +3,7 @@ package lnf
 // summary is what /rules shows: the game in our own words, with the rulings.
 const summary = `**Life is not fair, but…** — 2 to 8 players, 76 cards. Get rid of your cards: what you still hold at the end counts against you.
 
-**The deck.** Four colours, one for each area of life: 🟥 Red = body, 🟩 Green = money, 🟦 Blue = mind, 🟨 Yellow = relationships. Each colour has the numbers 1–9 twice (72 cards). Four grey wild cards come on top: Draw Two (2), Draw Three (3), Draw Four (4) and Game Over (2).
+**The deck.** Four colours, one for each area of life: 🟥 Red = body, 🟩 Green = money, 🟦 Blue = mind, 🟨 Yellow = relationships. Each colour has the numbers 1–9 twice (72 cards). Four grey wild cards are added: Draw Two (2), Draw Three (3), Draw Four (4) and Game Over (2).
 
 **Starting.** Everyone gets 4 secret cards. Before play, each player may once trade one card of their choice for the top card of the deck; the traded card goes back and the deck is shuffled. Then the first card is turned face up, and the player after the host (the dealer) begins.
 
