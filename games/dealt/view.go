@@ -315,9 +315,11 @@ func playLabel(hand []Card, m Move) (label, desc string) {
 	}
 	switch m.Special {
 	case Stop:
-		return cs[0].String() + " · ends the trick, you lead next", desc
+		// Who leads next depends on the rest of the trick (a Redraw in it,
+		// a Stop as the last card): the table says so when it ends.
+		return cs[0].String() + " · ends the trick at once", desc
 	case Redraw:
-		return cs[0].String() + " · the trick's winner draws 3", desc
+		return cs[0].String() + " · 3 more cards for the trick's winner", desc
 	}
 	return marked(cs) + " · " + m.Combo.String(), desc + xNote(cs, m.Combo)
 }
