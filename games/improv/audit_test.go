@@ -563,3 +563,65 @@ func TestLeaverOutOfTheFightPlaysNoCard(t *testing.T) {
 	}
 	checkInvariants(t, st)
 }
+
+// RULINGS 002: the GM's hand is 3 cards + 1 per player, and hands are
+// refilled to their size after each conflict. When a player leaves, the
+// next refill brings the GM's hand to the new size, even when the GM
+// played from the deck and still holds the old number of cards.
+func TestGMHandFollowsThePlayersAtTheNextRefill(t *testing.T) {
+	st := newGame(t, 3, nil) // the GM holds 3 + 2
+	ev, err := st.Leave(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(texts(ev), "the GM's hand holds 4 cards") {
+		t.Errorf("leave event %q", texts(ev))
+	}
+	setupConflict(t, st, []string{"1"}, "Foe: win")
+	actText(t, st, 1, "stake", "win instead")
+	act(t, st, 0, "cards")
+	act(t, st, 0, "play", "deck")
+	act(t, st, 1, "play", "deck")
+	revealAll(t, st)
+	narrateAll(t, st)
+	if st.Phase != PhaseIdle {
+		t.Fatalf("phase %s", st.Phase)
+	}
+	if len(st.Hands[0]) != 3+1 || len(st.Hands[1]) != 4 {
+		t.Errorf("after the refill the GM holds %d cards (want 3 + 1 player), the player %d", len(st.Hands[0]), len(st.Hands[1]))
+	}
+	checkInvariants(t, st)
+}
+
+// "If your character is destroyed ... you may give your victory cards to
+// other players": a destroyed protagonist's cards go to the other
+// protagonists, never to the NPCs it fought.
+func TestDestroyedGivesOnlyToOtherProtagonists(t *testing.T) {
+	st := newGame(t, 3, nil)
+	startExtended(t, st, "3", "1", "2") // Foe 0; Bob 1, Susan 2
+	playRound(t, st, map[int][]string{0: {"5C"}, 1: {"AH"}, 2: {"2D"}}, nil)
+	narrateAll(t, st)
+	stackDeck(t, st, "2C", "9D")
+	playRound(t, st, map[int][]string{0: {"6S"}, 1: {"9S"}, 2: {"4D"}}, func() {
+		act(t, st, 0, "token") // 6♠ + 3 = 9♠ against Bob's 9♠
+	})
+	act(t, st, 1, "fatestay")
+	narrateAll(t, st)
+	stackDeck(t, st, "3C", "9H")
+	playRound(t, st, map[int][]string{0: {"4S"}, 1: {"7S"}, 2: {"QD"}}, func() {
+		act(t, st, 0, "token") // 4♠ + 3 = 7♠ against Bob's 7♠
+	})
+	if st.Phase != PhaseGifts || st.C.Sides[1].Out != outDestroyed {
+		t.Fatalf("phase %s, Bob %+v", st.Phase, st.C.Sides[1])
+	}
+	wantRefused(t, st, 1, "to", "", "Give to another side", "0")
+	if rs := st.recipients(1); len(rs) != 1 || rs[0] != 2 {
+		t.Errorf("a destroyed protagonist may give to %v, want Susan's side only", rs)
+	}
+	act(t, st, 1, "to", "2")
+	act(t, st, 1, "give", "AH")
+	if !slices.Contains(st.C.Sides[2].Got, card(t, "AH")) {
+		t.Errorf("Susan got %v", st.C.Sides[2].Got)
+	}
+	checkInvariants(t, st)
+}

@@ -62,8 +62,9 @@ func (s *State) Leave(seat int) ([]games.Event, error) {
 	if !s.seated(seat) {
 		return nil, games.Refuse("That seat isn't at the table.")
 	}
-	ev := []games.Event{games.Say("%s leaves the campaign; their cards go to the discards and their %s to the pool.",
-		s.Players[seat], plural(s.Tokens[seat], "story-token"))}
+	ev := []games.Event{games.Say("%s leaves the campaign; their cards go to the discards and their %s to the pool. "+
+		"From the next refill the GM's hand holds %d cards (3 + 1 per player).",
+		s.Players[seat], plural(s.Tokens[seat], "story-token"), s.handSize(0)-1)}
 	if s.C != nil {
 		delete(s.C.Pending, seat)
 		s.C.Seats = slices.DeleteFunc(s.C.Seats, func(x int) bool { return x == seat && s.Phase == PhaseSetup })
@@ -82,10 +83,17 @@ func (s *State) Leave(seat int) ([]games.Event, error) {
 	return mergeStories(ev), nil
 }
 
-// refill deals a seat's hand back up to its size.
+// refill deals a seat's hand back up to its size. A hand over its size
+// (the GM's, 3 + 1 per player, after a player left) comes down to it:
+// cards picked at random go to the discards.
 func (s *State) refill(seat int) {
 	if s.Gone[seat] {
 		return
+	}
+	for len(s.Hands[seat]) > s.handSize(seat) {
+		k := s.RNG.Intn(len(s.Hands[seat]))
+		s.Deck.Discard = append(s.Deck.Discard, s.Hands[seat][k])
+		s.Hands[seat] = slices.Delete(s.Hands[seat], k, k+1)
 	}
 	if need := s.handSize(seat) - len(s.Hands[seat]); need > 0 {
 		s.Hands[seat] = append(s.Hands[seat], s.Deck.Deal(&s.RNG, need)...)

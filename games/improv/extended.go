@@ -249,6 +249,8 @@ func (s *State) canGive(i int) bool {
 
 // recipients are the sides i may give to: any other side still in the
 // fight, its own kind first (protagonists for a protagonist, NPCs for an NPC).
+// A destroyed protagonist gives only to other players' protagonists: its
+// sacrifice helps its allies.
 func (s *State) recipients(i int) []int {
 	var same, other []int
 	hero := s.C.Sides[i].Seat > 0
@@ -261,6 +263,9 @@ func (s *State) recipients(i int) []int {
 		} else {
 			other = append(other, j)
 		}
+	}
+	if hero && s.C.Sides[i].Out == outDestroyed {
+		return same
 	}
 	return append(same, other...)
 }
