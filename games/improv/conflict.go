@@ -698,7 +698,8 @@ func (s *State) hurry(seat int, _ games.Action) ([]games.Event, error) {
 	return append(ev, s.progress()...), nil
 }
 
-// cancel calls the conflict off: every card and story-token goes back.
+// cancel calls the conflict off: every card and story-token on the table
+// goes back (an extended conflict's earlier rounds stand).
 func (s *State) cancel(seat int, _ games.Action) ([]games.Event, error) {
 	if err := s.gmOnly(seat, "call off the conflict"); err != nil {
 		return nil, err
@@ -715,7 +716,7 @@ func (s *State) cancel(seat int, _ games.Action) ([]games.Event, error) {
 	no := s.C.No
 	s.clearConflict()
 	s.Last = fmt.Sprintf("Conflict %d was called off.", no)
-	return []games.Event{games.Say("The GM calls off conflict %d; the cards and story-tokens go back to their owners, and hands are refilled.", no)}, nil
+	return []games.Event{games.Say("The GM calls off conflict %d; the cards and story-tokens on the table go back to their owners, and hands are refilled.", no)}, nil
 }
 
 // returnCards takes back the cards played by seat (-1: everyone): hand
