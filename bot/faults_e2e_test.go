@@ -25,7 +25,7 @@ func playOn(t *testing.T, h *harness, users []*fakediscord.User) bool {
 	if len(rec.Waiting) == 0 {
 		t.Fatalf("the game waits for nobody:\n%s", h.table().Text())
 	}
-	u := users[rec.Waiting[0]]
+	u := seated(t, rec, users, rec.Waiting[0])
 	r := u.Click(h.table(), h.table().ButtonID("My hand"))
 	if r == nil || r.Message == nil {
 		t.Fatalf("%s's My hand answered %+v", u.Name, r)
@@ -35,6 +35,19 @@ func playOn(t *testing.T, h *harness, users []*fakediscord.User) bool {
 	}
 	t.Fatalf("%s has nothing to do:\n%s", u.Name, r.Message.Text())
 	return false
+}
+
+// seated is the user in a seat: users are matched by id, since a
+// game people may join any time (Improv) can seat them in any order.
+func seated(t *testing.T, rec *store.Game, users []*fakediscord.User, seat int) *fakediscord.User {
+	t.Helper()
+	for _, u := range users {
+		if u.ID == rec.Seats[seat].User {
+			return u
+		}
+	}
+	t.Fatalf("seat %d (%s) is nobody the test plays", seat, rec.Seats[seat].Name)
+	return nil
 }
 
 // pressFirst clicks a hand's first enabled button (typing text into a text

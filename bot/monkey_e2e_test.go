@@ -530,7 +530,7 @@ func (m *monkey) finish() {
 		if m.game == "improv" && move == 80 {
 			break
 		}
-		if !playOn(m.t, h, m.users) {
+		if !playOn(m.t, h, append(m.users, m.by)) { // the bystander may have joined (Improv)
 			if m.game == "improv" {
 				m.t.Fatal("the campaign ended by itself")
 			}
