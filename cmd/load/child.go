@@ -90,11 +90,14 @@ func newBotServer(c childConfig, logTo io.Writer) (serve func(io.ReadWriteCloser
 		return nil, err
 	}
 	srv := rpc.NewServer()
-	if err := srv.Register(&BotProcess{bot: b, db: db, answers: tr, started: time.Since(started), paths: c.Profiles}); err != nil {
+	pauses := startPauseWatch()
+	if err := srv.Register(&BotProcess{bot: b, db: db, answers: tr, started: time.Since(started), paths: c.Profiles, pauses: pauses}); err != nil {
+		pauses.close()
 		return nil, err
 	}
 	return func(conn io.ReadWriteCloser) {
 		srv.ServeConn(conn)
+		pauses.close()
 		within(10*time.Second, func() { b.Close() })
 		db.Close()
 	}, nil
@@ -108,6 +111,7 @@ type BotProcess struct {
 	started time.Duration // store.Open + bot.New + Start
 	paths   profilePaths
 	stop    []func()
+	pauses  *pauseWatch
 }
 
 // Usage is the bot process's counters.
@@ -157,6 +161,12 @@ func (p *BotProcess) Idle(d time.Duration, done *bool) error {
 
 func (p *BotProcess) Answers(w Window, out *[]time.Duration) error {
 	*out = p.answers.between(time.Unix(0, w.From), time.Unix(0, w.To))
+	return nil
+}
+
+// Pauses sums up the gaps in the bot's process within a window.
+func (p *BotProcess) Pauses(w Window, out *Pauses) error {
+	*out = p.pauses.within(time.Unix(0, w.From), time.Unix(0, w.To))
 	return nil
 }
 
@@ -298,6 +308,12 @@ func (p *botProc) idle(d time.Duration) bool {
 func (p *botProc) answers(from, to time.Time) []time.Duration {
 	var out []time.Duration
 	p.client.Call("BotProcess.Answers", Window{from.UnixNano(), to.UnixNano()}, &out)
+	return out
+}
+
+func (p *botProc) pauses(from, to time.Time) Pauses {
+	var out Pauses
+	p.client.Call("BotProcess.Pauses", Window{from.UnixNano(), to.UnixNano()}, &out)
 	return out
 }
 

@@ -252,6 +252,7 @@ func run(ctx context.Context, o options) (*Report, error) {
 	// The ceiling, before anything else uses the disk, and again after.
 	rep.LoadBefore = loadavg()
 	rep.CPUBefore = cpuCheck(runtime.NumCPU(), 300*time.Millisecond)
+	rep.LoopBefore = loopCheck(300 * time.Millisecond)
 	n, took, err := ceiling(filepath.Dir(dbPath), o.ceiling)
 	if err != nil {
 		return rep, err
@@ -262,6 +263,7 @@ func run(ctx context.Context, o options) (*Report, error) {
 	defer func() {
 		rep.LoadAfter = loadavg()
 		rep.CPUAfter = cpuCheck(runtime.NumCPU(), 300*time.Millisecond)
+		rep.LoopAfter = loopCheck(300 * time.Millisecond)
 		if rep.Moves == 0 {
 			return
 		}
@@ -453,6 +455,8 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 			}
 		}
 	}()
+	loadPauses := startPauseWatch()
+	defer loadPauses.close()
 	cpuStart := cpuTime()
 	windowStart := time.Now()
 	r.from.Store(windowStart.UnixNano())
@@ -530,6 +534,8 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 			rep.AnsLate++
 		}
 	}
+	rep.BotPauses = r.bot.pauses(windowStart, windowEnd)
+	rep.LoadPauses = loadPauses.within(windowStart, windowEnd)
 	slices.Sort(syncs)
 	rep.SyncP50, rep.SyncP99 = percentile(syncs, 0.50), percentile(syncs, 0.99)
 	rep.MovesPerSec = float64(rep.Moves) / rep.Window.Seconds()

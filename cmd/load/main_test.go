@@ -54,6 +54,7 @@ func tinyLoad(t *testing.T, together bool) {
 		{"moves/s matches moves and window", rep.Window >= time.Second && rep.MovesPerSec > 0 &&
 			rep.MovesPerSec <= float64(rep.Moves)/time.Second.Seconds()},
 		{"the ceiling was measured", rep.CeilingCommits > 0 && rep.Ceiling > 0 && rep.VsCeiling > 0},
+		{"the host was checked", rep.CPUBefore > 0 && rep.CPUAfter > 0 && rep.LoopBefore > 0 && rep.LoopAfter > 0},
 		{"click latencies are ordered", 0 < rep.P50 && rep.P50 <= rep.P90 && rep.P90 <= rep.P99 && rep.P99 <= rep.Max},
 		{"answers were timed at the bot", rep.Answers >= rep.Moves && 0 < rep.AnsP50 && rep.AnsP50 <= rep.AnsP99 && rep.AnsP99 <= rep.AnsMax},
 		{"no late or failed answers", rep.Unanswered == 0 && rep.AnsLate == 0 && rep.Failed == 0},
@@ -131,5 +132,26 @@ func TestWatchersTold(t *testing.T) {
 	}
 	if !got(a.wake) || got(a.ended) || got(b.wake) || !got(b.ended) {
 		t.Fatal("the wrong tables heard of their games")
+	}
+}
+
+// A window's pauses are the gaps that ended in it; only those over
+// pauseLong are counted and summed.
+func TestPausesWithinAWindow(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	w := &pauseWatch{gaps: []pause{
+		{t0.Add(-time.Second), 900 * time.Millisecond}, // before the window
+		{t0.Add(time.Second), 30 * time.Millisecond},
+		{t0.Add(2 * time.Second), 80 * time.Millisecond},
+		{t0.Add(3 * time.Second), 60 * time.Millisecond},
+		{t0.Add(9 * time.Second), 700 * time.Millisecond}, // after it
+	}}
+	got := w.within(t0, t0.Add(5*time.Second))
+	want := Pauses{Longest: 80 * time.Millisecond, Long: 2, LongTotal: 140 * time.Millisecond}
+	if got != want {
+		t.Errorf("within = %+v, want %+v", got, want)
+	}
+	if got := w.within(t0.Add(4*time.Second), t0.Add(5*time.Second)); got != (Pauses{}) {
+		t.Errorf("a window with no gaps: %+v", got)
 	}
 }

@@ -32,6 +32,8 @@ type Report struct {
 	Ceiling        float64       `json:"ceiling_per_sec"`
 	CPUBefore      float64       `json:"cpu_check_before"` // cpuCheck: KiB hashed per second on every core
 	CPUAfter       float64       `json:"cpu_check_after"`
+	LoopBefore     float64       `json:"loop_check_before"` // loopCheck: loopback round trips per second
+	LoopAfter      float64       `json:"loop_check_after"`
 	LoadBefore     string        `json:"loadavg_before"` // /proc/loadavg: others' work on the machine
 	LoadAfter      string        `json:"loadavg_after"`
 
@@ -87,6 +89,9 @@ type Report struct {
 	SlowClicks                     int // clicks that took over 3 s to return (the barrier included)
 	Failed                         int // the fake's FailedInteractions during the window
 	SyncP50, SyncP99               time.Duration
+	// Gaps in each process's ticker during the window (pauses.go): times
+	// nothing in that process ran.
+	BotPauses, LoadPauses Pauses
 
 	// REST during the window, and per move.
 	Global, Exempt, Invalid, NotFound int
@@ -143,6 +148,7 @@ func (r *Report) Print(w io.Writer) {
 		r.Ceiling, r.CeilingBefore, after, r.CeilingWindow.Round(time.Millisecond))
 	p("load average:   %s before, %s after (other work on the machine)", r.LoadBefore, r.LoadAfter)
 	p("cpu check:      %.0f before, %.0f after (thousand 1 KiB SHA-256 blocks a second on every core; lower when the host gives this machine less)", r.CPUBefore/1000, r.CPUAfter/1000)
+	p("loopback check: %.1f before, %.1f after (thousand round trips a second of 64 bytes over loopback TCP: the kernel's part of a move, which a host can slow more than arithmetic)", r.LoopBefore/1000, r.LoopAfter/1000)
 	if r.Stored > 0 {
 		how := "already in the database"
 		if r.StoredAdded > 0 {
@@ -182,6 +188,10 @@ func (r *Report) Print(w io.Writer) {
 		p("                (client side: the fake user's Click call until it returns; -barrier was off, so clicks end without the fake's Sync barrier;")
 	}
 	p("                the barrier alone, sampled every 50 ms: p50 %s, p99 %s)", ms(r.SyncP50), ms(r.SyncP99))
+	p("pauses:         longest %s in the bot's process, %s in the load's; over %s: %d (%s in all) and %d (%s)",
+		ms(r.BotPauses.Longest), ms(r.LoadPauses.Longest), pauseLong,
+		r.BotPauses.Long, ms(r.BotPauses.LongTotal), r.LoadPauses.Long, ms(r.LoadPauses.LongTotal))
+	p("                (a %v ticker's late wake-ups: the host stopping the machine, or a runtime stopping its world; under %v not noted)", pauseTick, pauseNoted)
 	p("late answers:   %d answered after 3 s (bot side), %d never answered in 3 s, %d failed interactions;",
 		r.AnsLate, r.Unanswered, r.Failed)
 	p("                %d clicks took over 3 s to return (the barrier included)", r.SlowClicks)
