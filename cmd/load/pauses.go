@@ -37,8 +37,8 @@ func startPauseWatch() *pauseWatch {
 			select {
 			case <-w.stop:
 				return
-			case now := <-t.C:
-				now = time.Now() // the tick's time is when it was due, not when it ran
+			case <-t.C:
+				now := time.Now() // the tick carries when it was due, not when it ran
 				if gap := now.Sub(last); gap > pauseNoted {
 					w.mu.Lock()
 					w.gaps = append(w.gaps, pause{now, gap})
