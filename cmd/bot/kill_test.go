@@ -387,13 +387,14 @@ func (r *randomTable) vote(cl *fakediscord.Client) bool {
 // must hold every move any message showed, and in the end every table
 // still plays and nothing was posted twice or left behind. The fake fails
 // the test on anything Discord would refuse; interactions cut off by a
-// kill may fail. Run once as is, with a short deadline for answers so
-// clicks cut off end soon, and once with Discord's 3 s while the fake
-// also answers some requests with 429s and 5xx and loses some responses.
+// kill may fail. Run once as is, and once while the fake also answers
+// some requests with 429s and 5xx and loses some responses. Both keep
+// Discord's 3 s for answers: the bot defers a slow one at 2 s, and a
+// shorter deadline failed now and then a click that met a process just
+// started (about one run in twenty) though Discord would have taken it.
 func TestSIGKILLLosesNoShownMove(t *testing.T) {
 	t.Run("kills", func(t *testing.T) {
 		fake := fakediscord.New(t)
-		fake.SetInteractionDeadline(time.Second)
 		killRandomPlay(t, fake)
 	})
 	t.Run("kills and faults", func(t *testing.T) {
