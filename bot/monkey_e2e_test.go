@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -523,6 +524,7 @@ func (m *monkey) finish() {
 		m.open()
 	}
 	gameID := h.record().ID
+	players := append(slices.Clip(m.users), m.by) // the bystander may have joined (Improv)
 	for move := 0; ; move++ {
 		if move > 3000 {
 			m.t.Fatal("the game did not end")
@@ -530,7 +532,7 @@ func (m *monkey) finish() {
 		if m.game == "improv" && move == 80 {
 			break
 		}
-		if !playOn(m.t, h, append(m.users, m.by)) { // the bystander may have joined (Improv)
+		if !playOn(m.t, h, players) {
 			if m.game == "improv" {
 				m.t.Fatal("the campaign ended by itself")
 			}

@@ -63,8 +63,8 @@ func (s *State) Leave(seat int) ([]games.Event, error) {
 		return nil, games.Refuse("That seat isn't at the table.")
 	}
 	ev := []games.Event{games.Say("%s leaves the campaign; their cards go to the discards and their %s to the pool. "+
-		"From the next refill the GM's hand holds %d cards (3 + 1 per player).",
-		s.Players[seat], plural(s.Tokens[seat], "story-token"), s.handSize(0)-1)}
+		"From the next refill the GM's hand holds %d cards (%d + 1 per player).",
+		s.Players[seat], plural(s.Tokens[seat], "story-token"), s.handSize(0)-1, gmBaseHand)} // -1: still seated here
 	if s.C != nil {
 		delete(s.C.Pending, seat)
 		s.C.Seats = slices.DeleteFunc(s.C.Seats, func(x int) bool { return x == seat && s.Phase == PhaseSetup })
