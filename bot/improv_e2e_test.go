@@ -84,6 +84,13 @@ func (h *harness) choose(u *fakediscord.User, verb string, want ...string) {
 // the order the bot gives, each narrator speaking with /say.
 func improvConflict(t *testing.T, h *harness, gm *fakediscord.User, players []*fakediscord.User, lines map[string]*fakediscord.Message) {
 	t.Helper()
+	improvConflictGMPlays(t, h, gm, players, lines)
+}
+
+// improvConflictGMPlays is improvConflict with the GM's card picked by the
+// label of its option (the first option when want is empty).
+func improvConflictGMPlays(t *testing.T, h *harness, gm *fakediscord.User, players []*fakediscord.User, lines map[string]*fakediscord.Message, want ...string) {
+	t.Helper()
 	h.press(gm, "Open a conflict", "")
 	var names []string
 	for _, p := range players {
@@ -99,7 +106,8 @@ func improvConflict(t *testing.T, h *harness, gm *fakediscord.User, players []*f
 		}
 	}
 	h.press(gm, "Start the card play", "")
-	for _, u := range append([]*fakediscord.User{gm}, players...) {
+	h.choose(gm, "play", want...)
+	for _, u := range players {
 		h.choose(u, "play")
 	}
 	h.press(gm, "+1 story-token", "")
@@ -194,6 +202,40 @@ func TestImprovCampaignAcrossARestart(t *testing.T) {
 	stats, _ := h.db.Stats(h.fake.GuildID())
 	if _, ok := stats[gm.ID]; ok || stats[eve.ID] == nil {
 		t.Fatalf("stats after the campaign: %+v", stats)
+	}
+}
+
+// A player leaves a campaign with /game leave. The GM then plays the top
+// of the deck, so still holds 3 + 2 cards when the conflict ends: the
+// refill brings the GM's hand down to 3 + 1 for the one player left.
+func TestImprovGMHandShrinksAfterALeave(t *testing.T) {
+	h := newHarness(t)
+	gm, bea, cy := h.fake.AddUser("Ann"), h.fake.AddUser("Bea"), h.fake.AddUser("Cy")
+	if r := gm.Command(h.ch, "game", newGame("improv")); r == nil || r.Type == 0 {
+		t.Fatalf("/game new improv answered %+v", r)
+	}
+	for _, p := range []*fakediscord.User{bea, cy} {
+		p.Click(h.table(), h.table().ButtonID("Join"))
+	}
+	gm.Click(h.table(), h.table().ButtonID("Start"))
+	h.press(bea, "Name your protagonist", "Kit")
+	if st := improvState(t, h); len(st.Hands[0]) != 5 {
+		t.Fatalf("the GM starts with %d cards, want 3 + 2", len(st.Hands[0]))
+	}
+	if r := cy.Command(h.ch, "game", fakediscord.Sub("leave")); r == nil || r.Type == 0 {
+		t.Fatalf("/game leave answered %+v", r)
+	}
+	told := false
+	for _, m := range h.fake.Messages(h.ch) {
+		told = told || strings.Contains(m.Text(), "the GM's hand holds 4 cards")
+	}
+	if !told {
+		t.Error("nobody was told the GM's hand shrinks at the next refill")
+	}
+	improvConflictGMPlays(t, h, gm, []*fakediscord.User{bea}, map[string]*fakediscord.Message{}, "Top of the deck")
+	st := improvState(t, h)
+	if st.Conflicts != 1 || len(st.Hands[0]) != 4 || len(st.Hands[1]) != 4 {
+		t.Fatalf("after the conflict: %d conflicts, the GM holds %d cards (want 3 + 1), Bea %d", st.Conflicts, len(st.Hands[0]), len(st.Hands[1]))
 	}
 }
 
