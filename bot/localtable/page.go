@@ -176,6 +176,9 @@ func (p *Page) state(w http.ResponseWriter, r *http.Request) {
 	if st.Messages == nil {
 		st.Messages = []fakediscord.ChatMessage{}
 	}
+	// Read again after the messages: a thread the bot opened meanwhile is
+	// then listed with the note that names it.
+	st.Channels = fake.ChannelsFor(user)
 	reply(w, http.StatusOK, st)
 }
 
