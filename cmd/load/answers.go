@@ -119,6 +119,9 @@ func (ws *watchers) told(_ string, customIDs []string) {
 	for _, id := range customIDs {
 		prefix, rest, _ := strings.Cut(id, ":")
 		game, _, _ := strings.Cut(rest, ":")
+		if prefix == "ask" { // a move that opens a text box
+			prefix = "move"
+		}
 		if prefix == "move" || prefix == "lobby" {
 			ws.deliver(gameRef{prefix: prefix, id: game})
 		}

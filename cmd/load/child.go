@@ -129,6 +129,7 @@ type OpenGame struct {
 	Version    int
 	Waiting    []int
 	Table      string // the table message's id, "" before it is posted
+	Views      []int  // each seat's view version: a hand's button older than its seat's is stale
 }
 
 // Window is a span of wall-clock time, in Unix nanoseconds.
@@ -147,6 +148,9 @@ func (p *BotProcess) Game(channel string, g *OpenGame) error {
 		return err
 	}
 	*g = OpenGame{ID: rec.ID, Status: rec.Status, Version: rec.Version, Waiting: rec.Waiting}
+	for _, s := range rec.Seats {
+		g.Views = append(g.Views, s.ViewVersion)
+	}
 	if posts, err := p.db.Posts(rec.ID); err == nil {
 		g.Table = posts.Table
 	}

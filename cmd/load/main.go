@@ -29,6 +29,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -86,7 +87,7 @@ func main() {
 		debug.SetMemoryLimit(math.MaxInt64)
 	}
 	o := options{log: os.Stderr, gc: gc}
-	flag.StringVar(&o.game, "game", "duel", "game to play: duel or life")
+	flag.StringVar(&o.game, "game", "duel", "game to play: "+strings.Join(loadGames, ", "))
 	flag.IntVar(&o.channels, "channels", 100, fmt.Sprintf("channels playing at once (0–%d); 0 only measures start-up", maxChannels))
 	flag.DurationVar(&o.duration, "duration", 20*time.Second, "how long the channels play (at most 10m)")
 	flag.BoolVar(&o.barrier, "barrier", false, "end every move click with the fake's Sync barrier, as the tests do (costs heartbeats on the bot's gateway)")
@@ -178,8 +179,8 @@ type loadRun struct {
 
 func (o *options) check() error {
 	switch {
-	case o.game != "duel" && o.game != "life":
-		return fmt.Errorf("-game %q: choose duel or life", o.game)
+	case !slices.Contains(loadGames, o.game):
+		return fmt.Errorf("-game %q: choose one of %s", o.game, strings.Join(loadGames, ", "))
 	case o.channels < 0 || o.channels > maxChannels:
 		return fmt.Errorf("-channels %d: choose 0 to %d", o.channels, maxChannels)
 	case o.duration <= 0 || o.duration > maxDuration:
@@ -497,6 +498,12 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 	for _, t := range opened {
 		lat = append(lat, t.lat...)
 		rep.Moves += t.moves
+		for v, n := range t.verbs {
+			if rep.Verbs == nil {
+				rep.Verbs = map[string]int{}
+			}
+			rep.Verbs[v] += n
+		}
 		rep.Stale += t.stale
 		rep.Refused += t.refused
 		rep.Games += t.games

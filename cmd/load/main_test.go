@@ -87,6 +87,46 @@ func tinyLoad(t *testing.T, together bool) {
 	}
 }
 
+// Every game plays under load through the fake Discord, its players
+// making the moves its rules turn on, with nothing refused, stale, stuck
+// or late.
+func TestEveryGameUnderLoad(t *testing.T) {
+	turnsOn := map[string][]string{
+		"duel":   {"deck"}, // hands locked in empty: every play is from the deck
+		"life":   {"use", "begin"},
+		"lnf":    {"play", "draw", "swap"},
+		"dealt":  {"play"},
+		"improv": {"open", "gmstake", "stake", "play", "ready", "done"}, // whole conflicts, narrated to the end
+	}
+	for _, game := range loadGames {
+		t.Run(game, func(t *testing.T) {
+			o := options{game: game, channels: 2, duration: time.Second, ceiling: 100 * time.Millisecond,
+				parallel: 2, overlap: 1, log: logWriter{t}, together: true}
+			o.logLevel.UnmarshalText([]byte("warn"))
+			rep, err := run(context.Background(), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			rep.Print(&out)
+			if rep.Opened != 2 || rep.Moves == 0 {
+				t.Fatalf("%d tables opened, %d moves:\n%s", rep.Opened, rep.Moves, out.String())
+			}
+			if rep.Stale+rep.Refused+rep.Stalls+rep.ShownAgain+rep.Unanswered+rep.AnsLate+rep.Failed+rep.Violations > 0 {
+				t.Errorf("moves went wrong:\n%s", out.String())
+			}
+			for _, verb := range turnsOn[game] {
+				if rep.Verbs[verb] == 0 {
+					t.Errorf("no %q among the moves:\n%s", verb, out.String())
+				}
+			}
+			if game == "improv" && rep.Verbs["open"] < 2 {
+				t.Errorf("the GM opened %d conflicts: one never ended:\n%s", rep.Verbs["open"], out.String())
+			}
+		})
+	}
+}
+
 func TestOptionsBounded(t *testing.T) {
 	for _, o := range []options{
 		{game: "chess", channels: 1, duration: time.Second},

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -31,6 +32,14 @@ var (
 // enough that a bot merely behind on its output is not sent more work.
 const showAgain = 10 * time.Second
 
+// loadGames are the games the load can play, and seats how many players
+// sit at each table: the fewest that play the game as people do (Improv's
+// first seat is the GM's).
+var (
+	loadGames = []string{"duel", "life", "lnf", "dealt", "improv"}
+	seats     = map[string]int{"duel": 2, "life": 2, "lnf": 3, "dealt": 3, "improv": 3}
+)
+
 // table is one channel and its players, driven by one goroutine.
 type table struct {
 	run   *loadRun
@@ -41,9 +50,17 @@ type table struct {
 	hands []string              // each user's hand message, once shown
 	game  string                // the running game's id
 	last  int                   // version of the last move clicked
-	rng   *rand.Rand
-	heard *watcher   // the bot changed a message of the game
-	done  chan click // clicks that finished
+	// lastBy is each seat's last move clicked, in games where several
+	// players may act on the same moment (Life is not fair's opening swap,
+	// Improv's stakes): a hand's move is new to its player if it is newer
+	// than the last that player clicked. In a duel or a life story one
+	// player moves at a time and last alone says it.
+	lastBy  []int
+	perSeat bool
+	used    []map[string]bool // per seat, the verbs of once used since the GM opened a conflict
+	rng     *rand.Rand
+	heard   *watcher   // the bot changed a message of the game
+	done    chan click // clicks that finished
 
 	inFlight, refusedInARow int
 	shownAgainAt            int // t.last when the hands were last shown again
@@ -53,6 +70,7 @@ type table struct {
 	lat                    []time.Duration
 	refusedClicks          int // clicks the client would not send (the message changed under the player)
 	moves, stale, refused  int
+	verbs                  map[string]int // moves by their verb
 	games, reopened        int
 	unanswered, slowClicks int // clicks the fake saw no answer to in 3 s; clicks that took over 3 s
 	stalled                bool
@@ -61,11 +79,12 @@ type table struct {
 
 func newTable(r *loadRun, n int, ch string) *table {
 	t := &table{run: r, n: n, ch: ch, rng: rand.New(rand.NewPCG(uint64(n), 7)), heard: newWatcher(),
-		done: make(chan click, 16)}
-	for _, who := range []string{"A", "B"} {
-		u := r.fake.AddUser(fmt.Sprintf("P%d%s", n, who))
+		done: make(chan click, 16), verbs: map[string]int{}}
+	for i := range seats[r.opts.game] {
+		u := r.fake.AddUser(fmt.Sprintf("P%d%c", n, 'A'+i))
 		t.users, t.cl = append(t.users, u), append(t.cl, u.Client())
 	}
+	t.perSeat = r.opts.game != "duel" && r.opts.game != "life"
 	return t
 }
 
@@ -189,8 +208,10 @@ func (t *table) open() error {
 	if strings.Contains(r.Content, "already a game") {
 		return fmt.Errorf("channel %d: /game new: %s", t.n, r.Content)
 	}
-	if _, err := t.clickTable(1, "Join"); err != nil {
-		return err
+	for seat := 1; seat < len(t.users); seat++ {
+		if _, err := t.clickTable(seat, "Join"); err != nil {
+			return err
+		}
 	}
 	if _, err := t.clickTable(0, "Start"); err != nil {
 		return err
@@ -200,6 +221,11 @@ func (t *table) open() error {
 		return fmt.Errorf("channel %d: the game did not start", t.n)
 	}
 	t.game, t.last = g.ID, 0
+	t.lastBy, t.used = make([]int, len(t.users)), make([]map[string]bool, len(t.users))
+	for i := range t.lastBy {
+		t.lastBy[i] = -1 // a hand at the game's first moment is new
+		t.used[i] = map[string]bool{}
+	}
 	t.run.watch.watch(g.ID, t.heard)
 	t.hands = make([]string, len(t.users))
 	for seat := range t.users {
@@ -242,56 +268,56 @@ func version(customID string) int {
 
 // click is one move click under way or done.
 type click struct {
-	button string
-	r      *fakediscord.Reply
-	err    error
-	sent   time.Time
-	took   time.Duration
+	move
+	r    *fakediscord.Reply
+	err  error
+	sent time.Time
+	took time.Duration
+}
+
+// move is what a player does next: click a hand's button, or, with values,
+// pick them from its menu.
+type move struct {
+	seat   int
+	m      *fakediscord.Message
+	button string // the button's or the menu's custom_id
+	values []string
 }
 
 // next waits until a player's hand offers a move newer than the last one
-// clicked, and returns the player, the hand and the button; errOver once
-// the game has ended. It looks at the hands when the bot has sent one with
-// a move (and every pollEvery in case it missed that), and asks the store
-// whether the game is over when the table offers a rematch (and every
-// 250 ms). Clicks that finish meanwhile are counted.
+// clicked, and returns it; errOver once the game has ended. It looks at
+// the hands when the bot has sent one with a move (and every pollEvery in
+// case it missed that), and asks the store whether the game is over when
+// the table offers a rematch (and every 250 ms). Clicks that finish
+// meanwhile are counted.
 // pollEvery is how often a waiting player looks at its hands unasked. The
 // bot's hand edits wake it; at 100 ms, 1,000 waiting tables' looks took 7 %
 // of the process's CPU and the fake's lock from the bot.
 const pollEvery = time.Second
 
-func (t *table) next() (int, *fakediscord.Message, string, error) {
+func (t *table) next() (move, error) {
 	start, checked := time.Now(), time.Now()
-	prefix := "move:" + t.game + ":"
 	ended := false
 	for {
-		for i, id := range t.hands {
-			m := t.run.fake.Controls(t.ch, id)
-			if m == nil {
-				continue
-			}
-			for _, b := range m.Buttons() {
-				if !b.Disabled && strings.HasPrefix(b.CustomID, prefix) && version(b.CustomID) > t.last {
-					return i, m, b.CustomID, nil
-				}
-			}
+		if mv, ok := t.offered(); ok {
+			return mv, nil
 		}
 		if ended || time.Since(checked) > 250*time.Millisecond {
 			checked, ended = time.Now(), false
 			if g := t.record(); g == nil || g.ID != t.game {
 				t.run.watch.unwatch(t.game)
-				return 0, nil, "", errOver
+				return move{}, errOver
 			}
 		}
 		if t.inFlight == 0 && time.Since(start) > showAgain {
-			return 0, nil, "", errNoMove
+			return move{}, errNoMove
 		}
 		select {
 		case <-t.run.stop:
-			return 0, nil, "", errStopped
+			return move{}, errStopped
 		case c := <-t.done:
 			if err := t.count(c); err != nil {
-				return 0, nil, "", err
+				return move{}, err
 			}
 		case <-t.heard.wake:
 		case <-t.heard.ended:
@@ -301,13 +327,187 @@ func (t *table) next() (int, *fakediscord.Message, string, error) {
 	}
 }
 
+// offered is the first move a hand offers that its player has not made:
+// the first enabled button, as a player who knows the game clicks it, or
+// else the first choices of a menu. Where several players may act at once,
+// only the hands of the players the game waits for are looked at, so that
+// what anyone may do at any time (Improv's GM hands out story-tokens) does
+// not crowd out what moves the game on.
+func (t *table) offered() (move, bool) {
+	if !t.perSeat {
+		mv, _ := t.offeredBy(nil, nil, false)
+		return mv, mv.button != ""
+	}
+	if t.inFlight >= t.run.opts.overlap {
+		// The click under way may change whose move it is, and the move
+		// picked now would be stale.
+		return move{}, false
+	}
+	g := t.record()
+	if g == nil || g.ID != t.game {
+		return move{}, false // over: next finds out
+	}
+	mv, current := t.offeredBy(g.Waiting, g.Views, false)
+	if mv.button == "" && current && t.inFlight == 0 {
+		// The players the game waits for see all there is and none of it
+		// moves the game on (Improv's stakes can leave a side with no one
+		// to oppose): the host, Improv's GM, hurries it.
+		mv, _ = t.offeredBy([]int{0}, g.Views, true)
+	}
+	return mv, mv.button != ""
+}
+
+// offeredBy is the first move the hands of seats offer (all hands if
+// seats is nil), or the zero move. With views, a hand older than its
+// seat's view is passed over, its edit being on the way (a click on it
+// would be stale); current tells whether every hand looked at was up to
+// date. Hurrying (Improv's GM filling in for the players) is offered only
+// if hurry.
+func (t *table) offeredBy(seats, views []int, hurry bool) (mv move, current bool) {
+	moves, asks := "move:"+t.game+":", "ask:"+t.game+":"
+	isMove := func(id string) bool { return strings.HasPrefix(id, moves) || strings.HasPrefix(id, asks) }
+	current = true
+	for i, id := range t.hands {
+		if seats != nil && !slices.Contains(seats, i) {
+			continue
+		}
+		m := t.run.fake.Controls(t.ch, id)
+		if m == nil {
+			current = false
+			continue
+		}
+		ok := func(customID string) bool {
+			if !isMove(customID) {
+				return false
+			}
+			if i < len(views) && version(customID) < views[i] {
+				current = false
+				return false
+			}
+			return t.isNew(i, customID) && t.usable(i, customID) && (hurry || verbOf(customID) != "hurry")
+		}
+		for _, b := range m.Buttons() {
+			if !b.Disabled && ok(b.CustomID) {
+				return move{seat: i, m: m, button: b.CustomID}, current
+			}
+		}
+		if !t.perSeat {
+			continue
+		}
+		for _, sel := range m.Selects() {
+			if sel.Disabled || len(sel.Options) == 0 || !ok(sel.CustomID) {
+				continue
+			}
+			var values []string
+			// As many as the menu takes: every protagonist joins the conflict.
+			for _, o := range sel.Options[:min(max(sel.Max, 1), len(sel.Options))] {
+				values = append(values, o.Value)
+			}
+			return move{seat: i, m: m, button: sel.CustomID, values: values}, current
+		}
+	}
+	return move{}, current
+}
+
+// isNew tells whether a move control of seat's hand is newer than what that
+// player (or, one at a time, anyone) clicked last.
+func (t *table) isNew(seat int, customID string) bool {
+	if t.perSeat {
+		return version(customID) > t.lastBy[seat]
+	}
+	return version(customID) > t.last
+}
+
+// clicked records that seat clicked a move (customID), or, with ok false,
+// that the click did not move the game and may be made again.
+func (t *table) clicked(seat int, customID string, ok bool) {
+	v := version(customID)
+	if ok {
+		t.last = v
+	} else {
+		v--
+		t.last = min(t.last, v)
+	}
+	if !t.perSeat {
+		return
+	}
+	verb := verbOf(customID)
+	switch {
+	case !ok:
+		t.lastBy[seat] = min(t.lastBy[seat], v)
+		delete(t.used[seat], verb)
+	case verb == "open": // a new conflict: everyone's story moves are new again
+		for _, u := range t.used {
+			clear(u)
+		}
+		t.lastBy[seat] = v
+	default:
+		t.lastBy[seat] = v
+		if once[verb] {
+			t.used[seat][verb] = true
+		}
+	}
+}
+
+// A load player moves the game on, as players who want to get on with it
+// do. Where a game offers more than moves (Improv), it leaves alone what
+// undoes or ends the table's work (backwards), and adds to the story only
+// once a conflict what it could add again and again (once): a stake, a
+// name, a token.
+var (
+	backwards = map[string]bool{"cancel": true, "end": true, "session": true, "kit": true, "undo": true,
+		"unready": true, "unplay": true, "unstake": true, "skip": true, "leave": true}
+	once = map[string]bool{"name": true, "addtal": true, "gmstake": true, "stake": true, "help": true,
+		"token": true, "who": true, "rounds": true, "vs": true}
+)
+
+// usable tells whether seat's player would use the control customID.
+func (t *table) usable(seat int, customID string) bool {
+	if !t.perSeat {
+		return true
+	}
+	verb := verbOf(customID)
+	return !backwards[verb] && !t.used[seat][verb]
+}
+
+// verbOf is the verb of a move's custom_id (<kind>:<game>:<version>:<verb>[=args]).
+func verbOf(customID string) string {
+	parts := strings.SplitN(customID, ":", 4)
+	if len(parts) < 4 {
+		return ""
+	}
+	verb, _, _ := strings.Cut(parts[3], "=")
+	return verb
+}
+
+// text is what a player types into a box the bot asks with: the line of a
+// wild card in Life is not fair (the line said right), a stake in the
+// "who: what" form a box's label asks for, else a sentence of a length the
+// box allows.
+func text(in fakediscord.TextInput) string {
+	if card, ok := strings.CutPrefix(in.Label, "Say the line of "); ok {
+		return "Life is not fair, but " + strings.ToLower(card)
+	}
+	s := "The hero leans in and makes the move count."
+	if strings.Contains(in.Label, ":") {
+		s = "Riso: get away with the money"
+	}
+	for len(s) < in.MinLength {
+		s += " Again."
+	}
+	if in.MaxLength > 0 && len(s) > in.MaxLength {
+		s = s[:in.MaxLength]
+	}
+	return s
+}
+
 // count records a finished click. A click that was not sent or not
 // answered did not move the game, so its move may be clicked again.
 func (t *table) count(c click) error {
 	t.inFlight--
 	if !t.run.measures(c.sent) { // the warm-up: keep the game going, count nothing
 		if c.err != nil || c.r.Type == 0 {
-			t.last = min(t.last, version(c.button)-1)
+			t.clicked(c.seat, c.button, false)
 		}
 		return nil
 	}
@@ -315,7 +515,7 @@ func (t *table) count(c click) error {
 	case c.err != nil:
 		// The hand changed under the player: the client would not send it.
 		t.refusedClicks++
-		t.last = min(t.last, version(c.button)-1)
+		t.clicked(c.seat, c.button, false)
 		if t.refusedInARow++; t.refusedInARow > 20 {
 			return fmt.Errorf("every click refused: %w", c.err)
 		}
@@ -323,7 +523,7 @@ func (t *table) count(c click) error {
 	case c.r.Type == 0:
 		t.unanswered++
 		t.lat = append(t.lat, c.took)
-		t.last = min(t.last, version(c.button)-1)
+		t.clicked(c.seat, c.button, false)
 		return nil
 	}
 	t.refusedInARow = 0
@@ -338,6 +538,7 @@ func (t *table) count(c click) error {
 		t.stale++
 	default:
 		t.moves++
+		t.verbs[verbOf(c.button)]++
 	}
 	return nil
 }
@@ -355,7 +556,7 @@ func (t *table) play() {
 		}
 	}()
 	for {
-		seat, m, button, err := t.next()
+		mv, err := t.next()
 		switch {
 		case errors.Is(err, errStopped):
 			return
@@ -408,12 +609,25 @@ func (t *table) play() {
 			return
 		}
 		t.inFlight++
-		t.last = version(button)
+		t.clicked(mv.seat, mv.button, true)
 		go func(cl *fakediscord.Client) {
 			start := time.Now()
-			r, err := cl.Click(m, button)
-			t.done <- click{button: button, r: r, err: err, sent: start, took: time.Since(start)}
-		}(t.cl[seat])
+			var r *fakediscord.Reply
+			var err error
+			if mv.values != nil {
+				r, err = cl.Select(mv.m, mv.button, mv.values...)
+			} else {
+				r, err = cl.Click(mv.m, mv.button)
+			}
+			if err == nil && r.Modal != nil { // a move typed in a box: its time is both interactions'
+				typed := map[string]string{}
+				for _, in := range r.Modal.Inputs {
+					typed[in.CustomID] = text(in)
+				}
+				r, err = cl.Submit(r.Modal, typed)
+			}
+			t.done <- click{move: mv, r: r, err: err, sent: start, took: time.Since(start)}
+		}(t.cl[mv.seat])
 	}
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"maps"
@@ -48,29 +49,30 @@ type Report struct {
 	HWMReady    uint64        `json:"hwm_ready"`    // bytes, VmHWM then
 
 	// The load.
-	Opened            int           `json:"opened"` // tables opened before the window
-	SetupTime         time.Duration `json:"setup_time"`
-	Warmup            time.Duration `json:"warmup"`       // played before the window, not counted
-	WarmAnswers       int           `json:"warm_answers"` // answers during the warm-up, when every table's first click came at once
-	WarmP99           time.Duration `json:"warm_p99"`
-	WarmMax           time.Duration `json:"warm_max"`
-	Window            time.Duration `json:"window"` // from the window's opening until the last click sent in it returned
-	Moves             int           `json:"moves"`  // move clicks the bot answered by updating the hand
-	MovesPerSec       float64       `json:"moves_per_sec"`
-	VsCeiling         float64       `json:"vs_ceiling"`   // MovesPerSec ÷ Ceiling
-	Transactions      int           `json:"transactions"` // the bot's write transactions (one fsync'd commit each) in the window and its output
-	TxPerMove         float64       `json:"tx_per_move"`
-	Together          bool          `json:"together"`             // the bot ran in the load's process
-	CPUPerMove        time.Duration `json:"cpu_per_move"`         // user+sys of the bot's process over the window, per move (with Together, of the whole process)
-	HarnessCPUPerMove time.Duration `json:"harness_cpu_per_move"` // the same of the load's process: the fake Discord and the players
-	CPUShare          float64       `json:"cpu_share"`            // both processes' CPU time ÷ (window × cores)
-	Stale             int           `json:"stale"`                // clicks answered "that button was from an earlier moment"
-	Refused           int           `json:"refused"`              // clicks answered with another refusal
-	Games             int           `json:"games"`                // games played to the end in the window
-	Reopened          int           `json:"reopened"`             // tables opened again in the window (after a game ended)
-	ShownAgain        int           `json:"shown_again"`          // times players pressed My hand again: no hand offered a move for 10 s
-	Stalls            int           `json:"stalls"`               // channels that gave up: no move even after My hand again
-	RefusedClicks     int           `json:"refused_clicks"`       // clicks the client would not send: the message changed under the player
+	Opened            int            `json:"opened"` // tables opened before the window
+	SetupTime         time.Duration  `json:"setup_time"`
+	Warmup            time.Duration  `json:"warmup"`       // played before the window, not counted
+	WarmAnswers       int            `json:"warm_answers"` // answers during the warm-up, when every table's first click came at once
+	WarmP99           time.Duration  `json:"warm_p99"`
+	WarmMax           time.Duration  `json:"warm_max"`
+	Window            time.Duration  `json:"window"` // from the window's opening until the last click sent in it returned
+	Moves             int            `json:"moves"`  // move clicks the bot answered by updating the hand
+	MovesPerSec       float64        `json:"moves_per_sec"`
+	VsCeiling         float64        `json:"vs_ceiling"`   // MovesPerSec ÷ Ceiling
+	Transactions      int            `json:"transactions"` // the bot's write transactions (one fsync'd commit each) in the window and its output
+	TxPerMove         float64        `json:"tx_per_move"`
+	Together          bool           `json:"together"`             // the bot ran in the load's process
+	CPUPerMove        time.Duration  `json:"cpu_per_move"`         // user+sys of the bot's process over the window, per move (with Together, of the whole process)
+	HarnessCPUPerMove time.Duration  `json:"harness_cpu_per_move"` // the same of the load's process: the fake Discord and the players
+	CPUShare          float64        `json:"cpu_share"`            // both processes' CPU time ÷ (window × cores)
+	Stale             int            `json:"stale"`                // clicks answered "that button was from an earlier moment"
+	Refused           int            `json:"refused"`              // clicks answered with another refusal
+	Games             int            `json:"games"`                // games played to the end in the window
+	Verbs             map[string]int `json:"verbs"`                // moves by their verb (play, draw, stake…)
+	Reopened          int            `json:"reopened"`             // tables opened again in the window (after a game ended)
+	ShownAgain        int            `json:"shown_again"`          // times players pressed My hand again: no hand offered a move for 10 s
+	Stalls            int            `json:"stalls"`               // channels that gave up: no move even after My hand again
+	RefusedClicks     int            `json:"refused_clicks"`       // clicks the client would not send: the message changed under the player
 
 	// Latency of move clicks, client-side: from the fake user's Click call
 	// until it returned the reply. That includes the dispatch, the bot's
@@ -203,6 +205,13 @@ func (r *Report) Print(w io.Writer) {
 	}
 	p("games:          %d finished, %d tables reopened, %d stale clicks, %d refusals, %d stalled channels, %d clicks the client refused (message replaced)",
 		r.Games, r.Reopened, r.Stale, r.Refused, r.Stalls, r.RefusedClicks)
+	if len(r.Verbs) > 0 {
+		var kinds []string
+		for _, v := range slices.SortedFunc(maps.Keys(r.Verbs), func(a, b string) int { return cmp.Or(r.Verbs[b]-r.Verbs[a], strings.Compare(a, b)) }) {
+			kinds = append(kinds, fmt.Sprintf("%s %d", v, r.Verbs[v]))
+		}
+		p("moves by verb:  %s", strings.Join(kinds, ", "))
+	}
 	if r.ShownAgain > 0 {
 		p("stuck hands:    %d times no hand offered a move for 10 s and the players pressed My hand again (the first is logged)", r.ShownAgain)
 	}
