@@ -33,9 +33,11 @@ func TestTinyLoad(t *testing.T) {
 	}
 }
 
-func tinyLoad(t *testing.T, together bool) {
-	o := options{game: "duel", channels: 2, duration: time.Second, stored: 200, ceiling: 200 * time.Millisecond,
-		parallel: 2, overlap: 2, log: logWriter{t}, together: together}
+// runLoad runs the load o, its log to t, and returns the report and its
+// printout.
+func runLoad(t *testing.T, o options) (*Report, string) {
+	t.Helper()
+	o.log = logWriter{t}
 	o.logLevel.UnmarshalText([]byte("warn"))
 	rep, err := run(context.Background(), o)
 	if err != nil {
@@ -43,7 +45,13 @@ func tinyLoad(t *testing.T, together bool) {
 	}
 	var out bytes.Buffer
 	rep.Print(&out)
-	t.Log("\n" + out.String())
+	return rep, out.String()
+}
+
+func tinyLoad(t *testing.T, together bool) {
+	rep, printed := runLoad(t, options{game: "duel", channels: 2, duration: time.Second, stored: 200,
+		ceiling: 200 * time.Millisecond, parallel: 2, overlap: 2, together: together})
+	t.Log("\n" + printed)
 
 	checks := []struct {
 		what string
@@ -81,7 +89,7 @@ func tinyLoad(t *testing.T, together bool) {
 		}
 	}
 	for _, want := range []string{"moves/s", "p99", "REST per move", "global-limited", "exempt", "bbolt ceiling", "VmRSS"} {
-		if !strings.Contains(out.String(), want) {
+		if !strings.Contains(printed, want) {
 			t.Errorf("the printed report has no %q", want)
 		}
 	}
@@ -100,28 +108,21 @@ func TestEveryGameUnderLoad(t *testing.T) {
 	}
 	for _, game := range loadGames {
 		t.Run(game, func(t *testing.T) {
-			o := options{game: game, channels: 2, duration: time.Second, ceiling: 100 * time.Millisecond,
-				parallel: 2, overlap: 1, log: logWriter{t}, together: true}
-			o.logLevel.UnmarshalText([]byte("warn"))
-			rep, err := run(context.Background(), o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var out bytes.Buffer
-			rep.Print(&out)
+			rep, out := runLoad(t, options{game: game, channels: 2, duration: time.Second,
+				ceiling: 100 * time.Millisecond, parallel: 2, overlap: 1, together: true})
 			if rep.Opened != 2 || rep.Moves == 0 {
-				t.Fatalf("%d tables opened, %d moves:\n%s", rep.Opened, rep.Moves, out.String())
+				t.Fatalf("%d tables opened, %d moves:\n%s", rep.Opened, rep.Moves, out)
 			}
 			if rep.Stale+rep.Refused+rep.Stalls+rep.ShownAgain+rep.Unanswered+rep.AnsLate+rep.Failed+rep.Violations > 0 {
-				t.Errorf("moves went wrong:\n%s", out.String())
+				t.Errorf("moves went wrong:\n%s", out)
 			}
 			for _, verb := range turnsOn[game] {
 				if rep.Verbs[verb] == 0 {
-					t.Errorf("no %q among the moves:\n%s", verb, out.String())
+					t.Errorf("no %q among the moves:\n%s", verb, out)
 				}
 			}
 			if game == "improv" && rep.Verbs["open"] < 2 {
-				t.Errorf("the GM opened %d conflicts: one never ended:\n%s", rep.Verbs["open"], out.String())
+				t.Errorf("the GM opened %d conflicts: one never ended:\n%s", rep.Verbs["open"], out)
 			}
 		})
 	}
