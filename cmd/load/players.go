@@ -361,7 +361,7 @@ func (t *table) offered() (move, bool) {
 // seats is nil), or the zero move. With views, a hand older than its
 // seat's view is passed over, its edit being on the way (a click on it
 // would be stale); current tells whether every hand looked at was up to
-// date. Hurrying (Improv's GM filling in for the players) is offered only
+// date and offered a move, enabled or not. Hurrying (Improv's GM filling in for the players) is offered only
 // if hurry.
 func (t *table) offeredBy(seats, views []int, hurry bool) (mv move, current bool) {
 	moves, asks := "move:"+t.game+":", "ask:"+t.game+":"
@@ -375,6 +375,10 @@ func (t *table) offeredBy(seats, views []int, hurry bool) (mv move, current bool
 		if m == nil {
 			current = false
 			continue
+		}
+		if !slices.ContainsFunc(m.Buttons(), func(b fakediscord.Button) bool { return isMove(b.CustomID) }) &&
+			!slices.ContainsFunc(m.Selects(), func(s fakediscord.Select) bool { return isMove(s.CustomID) }) {
+			current = false // a hand with no move at all: the edit that brings one is on the way
 		}
 		ok := func(customID string) bool {
 			if !isMove(customID) {
