@@ -376,8 +376,9 @@ func (t *table) offeredBy(seats, views []int, hurry bool) (mv move, current bool
 			current = false
 			continue
 		}
-		if !slices.ContainsFunc(m.Buttons(), func(b fakediscord.Button) bool { return isMove(b.CustomID) }) &&
-			!slices.ContainsFunc(m.Selects(), func(s fakediscord.Select) bool { return isMove(s.CustomID) }) {
+		buttons, selects := m.Buttons(), m.Selects()
+		if !slices.ContainsFunc(buttons, func(b fakediscord.Button) bool { return isMove(b.CustomID) }) &&
+			!slices.ContainsFunc(selects, func(s fakediscord.Select) bool { return isMove(s.CustomID) }) {
 			current = false // a hand with no move at all: the edit that brings one is on the way
 		}
 		ok := func(customID string) bool {
@@ -390,7 +391,7 @@ func (t *table) offeredBy(seats, views []int, hurry bool) (mv move, current bool
 			}
 			return t.isNew(i, customID) && t.usable(i, customID) && (hurry || verbOf(customID) != "hurry")
 		}
-		for _, b := range m.Buttons() {
+		for _, b := range buttons {
 			if !b.Disabled && ok(b.CustomID) {
 				return move{seat: i, m: m, button: b.CustomID}, current
 			}
@@ -398,7 +399,7 @@ func (t *table) offeredBy(seats, views []int, hurry bool) (mv move, current bool
 		if !t.perSeat {
 			continue
 		}
-		for _, sel := range m.Selects() {
+		for _, sel := range selects {
 			if sel.Disabled || len(sel.Options) == 0 || !ok(sel.CustomID) {
 				continue
 			}

@@ -579,9 +579,7 @@ func TestGMHandFollowsThePlayersAtTheNextRefill(t *testing.T) {
 	}
 	setupConflict(t, st, []string{"1"}, "Foe: win")
 	actText(t, st, 1, "stake", "win instead")
-	act(t, st, 0, "cards")
-	act(t, st, 0, "play", "deck")
-	act(t, st, 1, "play", "deck")
+	deckRound(t, st, 0, 1)
 	revealAll(t, st)
 	narrateAll(t, st)
 	if st.Phase != PhaseIdle {

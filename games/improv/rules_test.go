@@ -31,6 +31,15 @@ func toBonus(t *testing.T, st *State, heroCard, gmCard string) {
 	}
 }
 
+// deckRound starts the card play and has seats play the top of the deck.
+func deckRound(t *testing.T, st *State, seats ...int) {
+	t.Helper()
+	act(t, st, 0, "cards")
+	for _, seat := range seats {
+		act(t, st, seat, "play", "deck")
+	}
+}
+
 func revealAll(t *testing.T, st *State) string {
 	t.Helper()
 	var out []games.Event
@@ -155,10 +164,7 @@ func TestGMTokenLimit(t *testing.T) {
 	setupConflict(t, st, []string{"1", "2"}, "Director: drop it")
 	actText(t, st, 1, "stake", "a")
 	actText(t, st, 2, "stake", "b")
-	act(t, st, 0, "cards")
-	act(t, st, 0, "play", "deck")
-	act(t, st, 1, "play", "deck")
-	act(t, st, 2, "play", "deck")
+	deckRound(t, st, 0, 1, 2)
 	st.Spent += st.Tokens[0] - 2
 	st.Tokens[0] = 2
 	act(t, st, 0, "token")
@@ -217,10 +223,7 @@ func TestTalentOnAnotherCardNeedsALine(t *testing.T) {
 	setupConflict(t, st, []string{"1", "2"}, "Riso: get away")
 	actText(t, st, 1, "stake", "a")
 	actText(t, st, 2, "stake", "b")
-	act(t, st, 0, "cards")
-	act(t, st, 0, "play", "deck")
-	act(t, st, 1, "play", "deck")
-	act(t, st, 2, "play", "deck")
+	deckRound(t, st, 0, 1, 2)
 	act(t, st, 2, "aim", "1") // Kit's card
 	if ev := act(t, st, 2, "usetal", "0"); len(ev) != 0 || len(st.C.Bonuses) != 0 {
 		t.Fatalf("a talent on another's card is placed only with its line")
@@ -496,10 +499,7 @@ func TestAwards(t *testing.T) {
 	ev, _ = st.Say(1, "Kit", "Not yet")
 	actText(t, st, 1, "stake", "a")
 	actText(t, st, 2, "stake", "b")
-	act(t, st, 0, "cards")
-	act(t, st, 0, "play", "deck")
-	act(t, st, 1, "play", "deck")
-	act(t, st, 2, "play", "deck")
+	deckRound(t, st, 0, 1, 2)
 	revealAll(t, st)
 	reactRefused(t, st, 2, ev[0].Ref, true, "during or after")
 
@@ -559,9 +559,7 @@ func TestAwards(t *testing.T) {
 	st.Pool = 0
 	setupConflict(t, st, []string{"1"}, "Foe: win")
 	actText(t, st, 1, "stake", "a")
-	act(t, st, 0, "cards")
-	act(t, st, 0, "play", "deck")
-	act(t, st, 1, "play", "deck")
+	deckRound(t, st, 0, 1)
 	revealAll(t, st)
 	l, _ := st.Say(1, "Kit", "Again")
 	reactRefused(t, st, 2, l[0].Ref, true, "pool is empty")
