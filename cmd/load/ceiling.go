@@ -184,11 +184,14 @@ func loadavg() string {
 	return strings.Join(f[:3], " ")
 }
 
-// cpuTime is the user and system time the process has used so far.
-func cpuTime() time.Duration {
+// cpuTime is the user and system time the process has used so far, and
+// how often its threads were switched off a CPU (voluntary and involuntary
+// context switches: mostly a thread with nothing to do going to sleep, to
+// be woken when there is).
+func cpuTime() (time.Duration, int64) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
+		return 0, 0
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), int64(ru.Nvcsw + ru.Nivcsw)
 }

@@ -118,6 +118,7 @@ type BotProcess struct {
 type Usage struct {
 	Start        time.Duration // store.Open + bot.New + Start
 	CPU          time.Duration // user+sys so far
+	Switches     int64         // context switches so far
 	RSS, HWM     uint64
 	File, Live   uint64 // file-backed part of RSS; live Go heap
 	Transactions uint64
@@ -136,7 +137,8 @@ type OpenGame struct {
 type Window struct{ From, To int64 }
 
 func (p *BotProcess) Usage(_ int, u *Usage) error {
-	u.Start, u.CPU, u.Transactions = p.started, cpuTime(), p.db.Transactions()
+	u.CPU, u.Switches = cpuTime()
+	u.Start, u.Transactions = p.started, p.db.Transactions()
 	u.RSS, u.HWM, u.File = memory()
 	u.Live = liveHeap()
 	return nil

@@ -458,7 +458,7 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 	}()
 	loadPauses := startPauseWatch()
 	defer loadPauses.close()
-	cpuStart := cpuTime()
+	cpuStart, switchesStart := cpuTime()
 	windowStart := time.Now()
 	r.from.Store(windowStart.UnixNano())
 	rep.Warmup = windowStart.Sub(playStart)
@@ -475,7 +475,9 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 	}
 	windowEnd := time.Now()
 	rep.Window = windowEnd.Sub(windowStart)
-	harness := cpuTime() - cpuStart
+	harness, harnessSwitches := cpuTime()
+	harness -= cpuStart
+	harnessSwitches -= switchesStart
 	after, err := r.bot.usage()
 	if err != nil {
 		return err
@@ -546,14 +548,16 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 	slices.Sort(syncs)
 	rep.SyncP50, rep.SyncP99 = percentile(syncs, 0.50), percentile(syncs, 0.99)
 	rep.MovesPerSec = float64(rep.Moves) / rep.Window.Seconds()
-	cpu := after.CPU - before.CPU
+	cpu, switches := after.CPU-before.CPU, after.Switches-before.Switches
 	if o.together {
-		harness = 0 // one process: cpu is all of it
+		harness, harnessSwitches = 0, 0 // one process: cpu and switches are all of it
 	}
 	rep.Together = o.together
 	if rep.Moves > 0 {
 		rep.CPUPerMove = cpu / time.Duration(rep.Moves)
 		rep.HarnessCPUPerMove = harness / time.Duration(rep.Moves)
+		rep.Switches = float64(switches) / float64(rep.Moves)
+		rep.HarnessSwitches = float64(harnessSwitches) / float64(rep.Moves)
 	}
 	rep.CPUShare = (cpu + harness).Seconds() / rep.Window.Seconds() / float64(runtime.NumCPU())
 	if rep.Ceiling > 0 {

@@ -77,6 +77,7 @@ func tinyLoad(t *testing.T, together bool) {
 		{"start-up was timed", rep.StartTime > 0 && rep.FirstAnswer > 0 && rep.FirstAnswer < 5*time.Second},
 		{"CPU was read", rep.CPUPerMove > 0 && rep.CPUShare > 0 && rep.CPUShare <= 1.05},
 		{"the harness's CPU apart only with a bot process", (rep.HarnessCPUPerMove > 0) == !together && rep.Together == together},
+		{"context switches were read", rep.Switches > 0 && (rep.HarnessSwitches > 0) == !together},
 		{"memory was read", rep.RSSReady > 0 && rep.HWMReady >= rep.RSSReady && rep.HWMEnd > 0 && rep.FileEnd < rep.RSSEnd && rep.LiveEnd > 0},
 	}
 	if rep.Violations > 0 {

@@ -65,6 +65,8 @@ type Report struct {
 	CPUPerMove        time.Duration  `json:"cpu_per_move"`         // user+sys of the bot's process over the window, per move (with Together, of the whole process)
 	HarnessCPUPerMove time.Duration  `json:"harness_cpu_per_move"` // the same of the load's process: the fake Discord and the players
 	CPUShare          float64        `json:"cpu_share"`            // both processes' CPU time ÷ (window × cores)
+	Switches          float64        `json:"switches"`             // context switches of the bot's process per move (Together: of the whole process): threads put to sleep for want of work
+	HarnessSwitches   float64        `json:"harness_switches"`     // the same of the load's process, per move
 	Stale             int            `json:"stale"`                // clicks answered "that button was from an earlier moment"
 	Refused           int            `json:"refused"`              // clicks answered with another refusal
 	Games             int            `json:"games"`                // games played to the end in the window
@@ -175,9 +177,12 @@ func (r *Report) Print(w io.Writer) {
 	if r.Together {
 		p("cpu:            %.0f µs per move (user+sys of the one process: bot, fake Discord and players); %.0f%% of the cores",
 			float64(r.CPUPerMove)/float64(time.Microsecond), 100*r.CPUShare)
+		p("switches:       %.1f per move (context switches of the one process: threads put to sleep for want of work, and woken)", r.Switches)
 	} else {
 		p("cpu:            %.0f µs per move in the bot's process, %.0f µs in the load's (fake Discord and players; user+sys); together %.0f%% of the cores",
 			float64(r.CPUPerMove)/float64(time.Microsecond), float64(r.HarnessCPUPerMove)/float64(time.Microsecond), 100*r.CPUShare)
+		p("switches:       %.1f per move in the bot's process, %.1f in the load's (context switches: threads put to sleep for want of work, and woken)",
+			r.Switches, r.HarnessSwitches)
 	}
 	p("commits:        %d bbolt write transactions = %.2f per move (group commit)", r.Transactions, r.TxPerMove)
 	p("dispatch→answer: p50 %s, p90 %s, p99 %s, max %s over %d answers; %d after 3 s",
