@@ -123,15 +123,17 @@ func (s *State) drawCards(seat, n int) (got int, reshuffled bool) {
 }
 
 // turnUp turns the deck's top card onto the discard pile to set colour and
-// number. A wild card is buried at the bottom of the deck and the next one
-// turned; ok is false when no coloured card is left to turn.
-func (s *State) turnUp() (c Card, buried int, reshuffled, ok bool) {
+// number. To start the pile (bury) a wild card is buried at the bottom of
+// the deck and the next one turned; after a Draw card the top card is
+// turned whatever it is, as the rules say. ok is false when no card (to
+// start: no coloured card) is left to turn.
+func (s *State) turnUp(bury bool) (c Card, buried int, reshuffled, ok bool) {
 	var wilds []Card
 	for {
 		var re bool
 		c, re, ok = s.take()
 		reshuffled = reshuffled || re
-		if !ok || !c.Wild() {
+		if !ok || !bury || !c.Wild() {
 			break
 		}
 		wilds = append(wilds, c)
@@ -152,10 +154,12 @@ func turnedLine(c Card, buried int, reshuffled, ok bool) string {
 	if buried > 0 {
 		parts = append(parts, fmt.Sprintf("%s turned up and %s buried in the deck", plural(buried, "wild card"), map[bool]string{true: "is", false: "are"}[buried == 1]))
 	}
-	if ok {
+	if ok && c.Wild() {
+		parts = append(parts, fmt.Sprintf("the card turned up is **%s**: grey, so only a %d fits it", c, c.Num))
+	} else if ok {
 		parts = append(parts, fmt.Sprintf("the card turned up is **%s** (%s)", c, areas[c.Color]))
 	} else {
-		parts = append(parts, "no coloured card is left to turn up, so the top card stays")
+		parts = append(parts, "no card is left to turn up, so the top card stays")
 	}
 	s := strings.Join(parts, "; ")
 	return strings.ToUpper(s[:1]) + s[1:] + "."
@@ -226,7 +230,7 @@ func (s *State) afterDecision(ev games.Event) []games.Event {
 	if slices.Contains(s.Decided, false) {
 		return []games.Event{ev}
 	}
-	c, buried, re, ok := s.turnUp()
+	c, buried, re, ok := s.turnUp(true)
 	s.Phase = PhasePlay
 	s.Turn = s.next(0) // left of the dealer
 	s.Last = "The first card is turned up."
@@ -285,7 +289,7 @@ func (s *State) play(seat int, code, text string) ([]games.Event, error) {
 	if out {
 		return s.finish(seat, endOut, said+hit+fmt.Sprintf(".\n🏁 That was %s's last card: they go out!", name)), nil
 	}
-	turned := turnedLine(s.turnUp())
+	turned := turnedLine(s.turnUp(false))
 	s.Turn, s.Drawn = s.next(victim), nil
 	return []games.Event{games.Narrate("%s%s.\n%s **%s** to play.", said, hit, turned, s.Names[s.Turn])}, nil
 }

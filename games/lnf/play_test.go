@@ -111,15 +111,23 @@ func TestDrawNWithAShortDeck(t *testing.T) {
 	}
 }
 
-func TestTurnedWildIsBuried(t *testing.T) {
-	// Bob draws Y7, Y6, Y5 and B6; W3 turns up and is buried; then R1.
-	s := rigged(t, "G4", "R1 W3 B6 Y5 Y6 Y7", "W4 B5", "G1", "Y2")
+func TestWildTurnedUpAfterDrawSetsTheNumber(t *testing.T) {
+	// Bob draws Y7, Y6, Y5 and B6; the deck's next card, W3, is turned up
+	// as the rules say (burying is only for starting the pile): now only a
+	// 3 fits, and the wild card does nothing, as it was turned, not played.
+	s := rigged(t, "G4", "R1 W3 B6 Y5 Y6 Y7", "W4 B5", "G1", "Y2 R3 G2")
 	evs := must(t, s, 0, play("W4", "life is not fair but draw four"))
-	if top, _ := s.top(); top != card(t, "R1") || codes(s.Pile.Draw) != "W3" {
+	if top, _ := s.top(); top != DrawThree || codes(s.Pile.Draw) != "R1" {
 		t.Fatalf("top %v, draw %s", top, codes(s.Pile.Draw))
 	}
-	if !strings.Contains(allText(evs), "1 wild card turned up and is buried") {
-		t.Fatalf("events: %s", allText(evs))
+	if txt := allText(evs); strings.Contains(txt, "buried") || !strings.Contains(txt, "Draw Three (3)**: grey, so only a 3 fits it") {
+		t.Fatalf("events: %s", txt)
+	}
+	if s.Turn != 2 || len(s.Hands[2]) != 3 {
+		t.Fatalf("turn %d, Cy holds %s", s.Turn, codes(s.Hands[2]))
+	}
+	if got := codes(s.legal(2)); got != "R3" {
+		t.Fatalf("Cy may play %s", got)
 	}
 }
 

@@ -26,6 +26,6 @@ const summary = `**Life is not fair, but…** — 2 to 8 players, 76 cards. Get 
 • A dead wild card goes under the top card, which keeps setting colour and number, and the turn passes to the next player. It still leaves your hand: if it was your last card, you go out.
 • "No other card playable" means no coloured card: holding two wild cards never blocks the one that matches.
 • Draw N as your last card: the next player still draws, then the game ends and you score 20.
-• A wild card turned up — to start the pile or after a Draw card — is buried at the bottom of the deck and the next card is turned. If no coloured card is left to turn, the Draw card stays on top.
+• A wild card turned up to start the pile is buried at the bottom of the deck and the next card is turned. After a Draw card the deck's top card is turned whatever it is: a grey card turned up sets only the number (it does nothing, as nobody played it). If no card is left to turn, the Draw card stays on top.
 • The deck runs out: the discard pile except its top card is shuffled into a new deck; if there is still nothing, the draw is skipped (a player who must draw simply passes).
 • Appeals: one open appeal per offender; not against yourself; the appellant and the offender don't vote; voters may change their vote until it closes. Voting lasts 1 minute (option ` + "`vote_minutes`" + `, 1–10) and closes early once everyone eligible has voted. A tie or no votes: no penalty. Appeals still open when the game ends close without a penalty.`
