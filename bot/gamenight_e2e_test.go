@@ -2,12 +2,14 @@ package bot_test
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/cardtable/cardbot/bot"
 	"github.com/cardtable/cardbot/bot/fakediscord"
+	"github.com/cardtable/cardbot/games/duel"
 )
 
 // tick moves the clock and lets every deadline due by then fire.
@@ -103,6 +105,74 @@ func TestAbsentPlayerIsRemindedThenPlayedFor(t *testing.T) {
 	if h.record().Version != version+1 {
 		t.Fatal("the absent player's move was made twice")
 	}
+}
+
+// The turn's clock counts from a player's last move, not from when their
+// turn began: in a duel the attacker who deals damage attacks again, and a
+// player building a hand picks card after card, and neither is away.
+func TestTurnClockStartsAgainWithEachMove(t *testing.T) {
+	t.Run("moves in a row", func(t *testing.T) {
+		h := newHarness(t)
+		ann, bea := duelTable(t, h, h.ch, 0)
+		inARow := 0
+		for i := range 16 {
+			before := h.record()
+			h.tick(9 * time.Minute) // just short of the ten minutes
+			if h.record().Version != before.Version {
+				t.Fatalf("move %d: the bot moved for seat %v, who last moved 9 minutes ago:\n%s", i, before.Waiting, h.table().Text())
+			}
+			// Hands older than an interaction token's 15 minutes are no
+			// longer redrawn: the player opens theirs again, as on Discord.
+			for _, u := range []*fakediscord.User{ann, bea} {
+				u.Click(h.table(), h.table().ButtonID("My hand"))
+			}
+			if !move(h, h.ch, ann, bea) {
+				t.Fatal("no move offered")
+			}
+			if slices.Equal(h.record().Waiting, before.Waiting) {
+				inARow++
+			}
+		}
+		if inARow == 0 {
+			t.Fatal("no seat moved twice in a row: the test proves nothing")
+		}
+		// A player who does stop is still played for.
+		version := h.record().Version
+		h.tick(10*time.Minute + time.Second)
+		if h.record().Version != version+1 || !strings.Contains(h.table().Text(), "away too long") {
+			t.Fatalf("ten idle minutes after a move, nobody moved for the player:\n%s", h.table().Text())
+		}
+	})
+	t.Run("building a hand", func(t *testing.T) {
+		h := newHarness(t)
+		ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
+		openDuel(t, h, ann, bea)
+		ann.Click(h.table(), h.table().ButtonID("Start"))
+		r := ann.Click(h.table(), h.table().ButtonID("My hand"))
+		for minute := range 9 {
+			h.tick(time.Minute)
+			menu := r.Message.Selects()[0]
+			r = ann.Select(r.Message, menu.CustomID, menu.Options[minute%3].Value)
+			if r == nil || r.Type != 7 {
+				t.Fatalf("pick at minute %d answered %+v", minute+1, r)
+			}
+		}
+		locked := func() bool {
+			g, err := duel.Rules.Load(h.record().State)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return g.(*duel.State).Players[0].Locked
+		}
+		h.tick(90 * time.Second) // 10.5 minutes since Start, 1.5 since the last pick
+		if locked() {
+			t.Fatalf("Ann's hand was locked in for her while she was picking cards:\n%s", h.table().Text())
+		}
+		h.tick(9 * time.Minute) // ten idle minutes since her last pick
+		if !locked() || !strings.Contains(h.table().Text(), "Ann was away too long") {
+			t.Fatalf("after ten idle minutes nobody moved for Ann:\n%s", h.table().Text())
+		}
+	})
 }
 
 // A game nobody touches for a week closes with a note.

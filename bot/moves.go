@@ -194,6 +194,14 @@ func (b *Bot) onAsk(i *discordgo.Interaction, id customID) reply {
 	}}
 }
 
+// moved says whether seat made one of the moves in, itself or through the
+// bot (a forced move, or one made for them when they were away).
+func moved(in []games.Input, seat int) bool {
+	return slices.ContainsFunc(in, func(x games.Input) bool {
+		return x.Seat == seat && (x.Kind == games.InMove || x.Kind == games.InTimer)
+	})
+}
+
 // handViews renders every seat's private view, so that commit can tell
 // whose view a move changed.
 func handViews(seats int, g games.Game) []games.View {
@@ -255,11 +263,20 @@ func (b *Bot) commit(rec *store.Game, g games.Game, in []games.Input, events []g
 	}
 	now := g.ToAct()
 	for _, s := range now {
-		if s >= 0 && s < len(rec.Seats) && !slices.Contains(rec.Waiting, s) {
+		if s < 0 || s >= len(rec.Seats) {
+			continue
+		}
+		switch {
+		case !slices.Contains(rec.Waiting, s):
 			rec.Seats[s].WaitingSince = rec.Version
 			if !b.watching(rec.Seats[s]) && rec.Seats[s].Computer == "" {
 				out.Ping = append(out.Ping, s)
 			}
+		case moved(in, s):
+			// Moves in a row (a duel's damage and then its next attack,
+			// picks while building a hand): the turn's clock starts again
+			// with each, and a player who just moved needs no ping.
+			rec.Seats[s].WaitingSince = rec.Version
 		}
 	}
 	rec.Waiting = now
