@@ -391,6 +391,30 @@ func TestAwardsRoundByRound(t *testing.T) {
 	}
 }
 
+// A round's narration can be awarded once it is told, while the next
+// round's cards are played (the book's example awards Diana's line between
+// rounds 2 and 3); the next round's narration starts a new window.
+func TestRoundAwardsOutlastTheirNarration(t *testing.T) {
+	st := newGame(t, 3, nil)
+	startExtended(t, st, "3", "1", "2")
+	playRound(t, st, map[int][]string{0: {"9C"}, 1: {"2H"}, 2: {"KD"}}, nil)
+	told, _ := st.Say(2, "Susan", "Pistol whip!")
+	narrateAll(t, st)
+	if st.Phase != PhaseCards || st.C.Round != 2 {
+		t.Fatalf("phase %s round %d", st.Phase, st.C.Round)
+	}
+	react(t, st, 1, told[0].Ref, true)
+	between, _ := st.Say(2, "Susan", "Said while the cards go down.")
+	reactRefused(t, st, 1, between[0].Ref, true, "already given")
+	playRound(t, st, map[int][]string{0: {"9D"}, 1: {"3H"}, 2: {"QD"}}, nil)
+	reactRefused(t, st, 1, between[0].Ref, true, "during or after the current conflict's narration")
+	second, _ := st.Say(2, "Susan", "Round two!")
+	react(t, st, 1, second[0].Ref, true)
+	if st.Tokens[2] != 2 {
+		t.Errorf("Susan holds %d tokens after an award for each round", st.Tokens[2])
+	}
+}
+
 // GM-only moves, tried by a player at a time they would be allowed.
 func TestGMOnlyMoves(t *testing.T) {
 	st := newGame(t, 3, nil)

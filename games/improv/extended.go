@@ -158,7 +158,9 @@ func (s *State) nextRound() []games.Event {
 		c.Sides[i].Card, c.Sides[i].Deck, c.Sides[i].Total = nil, false, 0
 	}
 	c.Clashes, c.Order, c.Turn, c.MookHits = nil, nil, 0, nil
-	s.closeWindow()
+	// The round's award window stays open while the next round's cards
+	// are played: players award the narration once it is told, as the
+	// book's table does between rounds. The next narration settles it.
 	fighting := false
 	for i := range c.Sides {
 		fighting = fighting || s.contested(i)

@@ -11,7 +11,7 @@ const summary = `**A campaign run by the GM** (who opened it). Players join any 
 **Result:** higher total wins, suit breaks a tie. Each protagonist faces their chosen opponent; the ranking gives narration rights. Narration goes losers first: /say, then Done.
 **Hand of Fate:** opponents equal in total and suit each draw a card, bonuses ignored; higher value then suit wins, a tie draws again. Especially dramatic win, spectacular setback.
 **Afterwards:** GM tokens go to the pool; a player's to the bank if their card's colour matches their opponent's (Jokers match all), else out of play. A used talent loses a use, counted against the session cap. The GM may empty the bank any time.
-**Awards:** react 🎭 to another player's /say line from a conflict's narration on: its author gets a pool token. One per player per conflict (per round if extended); unreacting before the next takes it back.
+**Awards:** react 🎭 to another player's /say line from a conflict's narration on: its author gets a pool token. One per player per conflict (per round if extended, till the next narration); unreact to undo.
 
 **Extended conflicts** (2–6 rounds): each round is played like a simple one; whoever beats their opponent (a GM stake: any of its opponents) keeps the card as a victory card, the rest discarded; round narration runs lowest first. GM tokens: 2 + 2 per protagonist + 2 per round past 3 in all (at most those held at the start), 1 + 1 per protagonist a round. After the last round each side may give one of its own victory cards away; then bigger piles win, ties by highest values. Losing the Hand of Fate loses the round: leave the fight (stakes lost, cards removed) or stay in harmed; a second loss (even in one round) destroys.
 
