@@ -1,12 +1,15 @@
 package bot_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/cardtable/cardbot/bot/fakediscord"
+	"github.com/cardtable/cardbot/games"
 	"github.com/cardtable/cardbot/games/lnf"
+	"github.com/cardtable/cardbot/store"
 )
 
 func lnfState(t *testing.T, h *harness) *lnf.State {
@@ -174,5 +177,74 @@ func playLNF(t *testing.T, h *harness, users []*fakediscord.User, wilds *int) {
 		if r == nil || r.Type != 7 {
 			t.Fatalf("%s's move answered %+v", u.Name, r)
 		}
+	}
+}
+
+// A player away while their only legal move is a wild card, which asks for
+// its line: the bot plays it for them without one (dead, as the rules say
+// of a card played without its line), and the game goes on rather than
+// wait a week for them.
+func TestAwayPlayerWhoseOnlyMoveIsAWildCard(t *testing.T) {
+	h := newHarness(t, func(h *harness) { h.rigged = true })
+	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
+	ann.Command(h.ch, "game", newGame("lnf"))
+	bea.Click(h.table(), h.table().ButtonID("Join"))
+	ann.Click(h.table(), h.table().ButtonID("Start"))
+	for _, u := range []*fakediscord.User{ann, bea} {
+		hand := u.Click(h.table(), h.table().ButtonID("My hand")).Message
+		u.Click(hand, hand.ButtonID("Keep my hand"))
+	}
+	// Rigged while the bot is down: the top card is a red 2, and the player
+	// to move holds Draw Two and a green 9, so the wild card is the only play.
+	h.stop()
+	db, err := store.Open(h.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, _ := db.Game(h.ch)
+	g, err := lnf.Rules.Load(rec.State)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := g.(*lnf.State)
+	card := func(code string) lnf.Card {
+		c, err := lnf.ParseCard(code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	take := func(c lnf.Card) lnf.Card { // from the deck, so every card stays accounted for
+		i := slices.Index(s.Pile.Draw, c)
+		if i < 0 {
+			t.Fatalf("no %s in the deck", c.Code())
+		}
+		s.Pile.Draw = slices.Delete(s.Pile.Draw, i, i+1)
+		return c
+	}
+	turn := s.Turn
+	s.Pile.Draw = append(s.Pile.Draw, s.Hands[turn]...)
+	s.Pile.Discard = append(s.Pile.Discard, take(card("R2")))
+	s.Hands[turn] = []lnf.Card{take(card("G9")), take(lnf.DrawTwo)} // in the hand's order
+	if rec.State, err = games.Encode(g); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Save(rec); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	h.start()
+	away := []*fakediscord.User{ann, bea}[turn]
+	version := h.record().Version
+	h.tick(11 * time.Minute)
+	st := lnfState(t, h)
+	if h.record().Version == version || st.Turn == turn || len(st.Hands[turn]) != 1 || st.Hands[turn][0] != card("G9") {
+		t.Fatalf("after eleven minutes: turn %d, %s holds %v\n%s", st.Turn, away.Name, st.Hands[turn], h.table().Text())
+	}
+	if text := h.table().Text(); !strings.Contains(text, away.Name+" was away too long") {
+		t.Fatalf("the table does not say the bot moved for %s:\n%s", away.Name, text)
+	}
+	if other := len(st.Hands[1-turn]); other != 4 {
+		t.Errorf("the wild card played without its line made the next player draw: %d cards", other)
 	}
 }

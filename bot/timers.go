@@ -292,7 +292,9 @@ func (b *Bot) actFor(rec *store.Game, seat int) {
 
 // defaultMove is the first legal move a hand offers: its first enabled
 // button that needs no typed words, else the first option of its first
-// menu.
+// menu, else a button that asks for words, with none typed (the bot does
+// not speak for a player: a wild card of Life is not fair, but… played so
+// is dead, and the game moves on rather than wait for them all week).
 func defaultMove(v games.View) (games.Action, bool) {
 	for _, btn := range v.Buttons {
 		if !btn.Disabled && btn.Ask == nil {
@@ -310,6 +312,11 @@ func defaultMove(v games.View) (games.Action, bool) {
 				a.Args = append(a.Args, o.Value)
 			}
 			return a, true
+		}
+	}
+	for _, btn := range v.Buttons {
+		if !btn.Disabled {
+			return btn.Action, true
 		}
 	}
 	return games.Action{}, false
