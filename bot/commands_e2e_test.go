@@ -93,6 +93,36 @@ func TestLobbyLeaveCancelAndPlayerCount(t *testing.T) {
 	}
 }
 
+// /game leave in a lobby: a command cannot update a message in its answer
+// (Discord takes that only from a component), so the answer is private and
+// the lobby message is redrawn without the player.
+func TestLobbyLeaveByCommand(t *testing.T) {
+	h := newHarness(t)
+	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
+	ann.Command(h.ch, "game", newGame("duel"))
+	bea.Click(h.table(), h.table().ButtonID("Join"))
+	if !strings.Contains(h.table().Text(), "Bea") {
+		t.Fatalf("Bea is not in the lobby:\n%s", h.table().Text())
+	}
+	r := bea.Command(h.ch, "game", fakediscord.Sub("leave"))
+	if r == nil || !r.Ephemeral || !strings.Contains(r.Content, "You've left the lobby") {
+		t.Fatalf("/game leave answered %+v", r)
+	}
+	if f := h.fake.FailedInteractions(); len(f) != 0 {
+		t.Fatalf("failed interactions: %+v", f)
+	}
+	if text := h.table().Text(); strings.Contains(text, "Bea") {
+		t.Fatalf("the lobby still lists Bea:\n%s", text)
+	}
+	if rec := h.record(); len(rec.Seats) != 1 {
+		t.Fatalf("seats %+v", rec.Seats)
+	}
+	// She can join again from the redrawn lobby.
+	if r := bea.Click(h.table(), h.table().ButtonID("Join")); r == nil || r.Type != 7 || !strings.Contains(r.Message.Text(), "Bea") {
+		t.Fatalf("joining again answered %+v", r)
+	}
+}
+
 func TestRulesStatsAndTableRepost(t *testing.T) {
 	h := newHarness(t)
 	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")

@@ -142,6 +142,15 @@ func (b *Bot) onLobby(i *discordgo.Interaction, id customID) (reply, after) {
 		return update(closedLobby(rules, fmt.Sprintf("%s cancelled this lobby.", name))), nil
 	}
 	rec.Version++
+	if i.Type != discordgo.InteractionMessageComponent {
+		// A command (/game leave) has no lobby message to update in its
+		// answer: the answer is private, and the output lane redraws the lobby.
+		out := &store.Output{Game: rec.ID, Channel: rec.Channel, Version: rec.Version}
+		if err := b.db.Commit(rec, nil, out, nil); err != nil {
+			return b.oops(err), nil
+		}
+		return tell("You've left the lobby of %s.", rules.Name), b.publisher(rec, out, 0)
+	}
 	if err := b.db.Save(rec); err != nil {
 		return b.oops(err), nil
 	}
