@@ -55,6 +55,26 @@ func TestOnePersonAgainstComputers(t *testing.T) {
 			if pings := h.fake.Pings(ann.ID); pings > 1+len(log)/2 {
 				t.Fatalf("Ann was pinged %d times", pings)
 			}
+			// A rematch seats the same computers, which go on playing by
+			// themselves and stay out of the stats.
+			posts, _ := h.db.Posts(gameID)
+			final := h.fake.Message(h.ch, posts.Table)
+			if r := ann.Click(final, final.ButtonID("Rematch")); r == nil || !strings.Contains(r.Content, "rematch lobby") {
+				t.Fatalf("rematch answered %+v", r)
+			}
+			for _, seat := range h.record().Seats[1:] {
+				if seat.Computer == "" {
+					t.Fatalf("the rematch made %s a person", seat.Name)
+				}
+			}
+			ann.Click(h.table(), h.table().ButtonID("Start"))
+			if tc.game == "duel" {
+				buildCheapHand(t, h, ann, 30)
+			}
+			playAlone(t, h, ann, 2000)
+			if st, _ := h.db.Stats(h.fake.GuildID()); len(st) != 1 || st[ann.ID] == nil || st[ann.ID].Games[tc.game] == nil || st[ann.ID].Games[tc.game].Played != 2 {
+				t.Fatalf("stats after the rematch: %v", st)
+			}
 			_ = fmt.Sprint
 		})
 	}
@@ -73,10 +93,18 @@ func TestHostRemovesAnAbsentPlayer(t *testing.T) {
 	if r == nil || !strings.Contains(r.Content, "I play Bea's seat") {
 		t.Fatalf("/game remove answered %+v", r)
 	}
+	gameID := h.record().ID
 	playAlone(t, h, ann, 2000)
 	st, _ := h.db.Stats(h.fake.GuildID())
 	if st[bea.ID] == nil || st[ann.ID] == nil {
 		t.Fatalf("stats: %v", st)
+	}
+	// In a rematch Bea plays for herself again.
+	posts, _ := h.db.Posts(gameID)
+	final := h.fake.Message(h.ch, posts.Table)
+	ann.Click(final, final.ButtonID("Rematch"))
+	if seats := h.record().Seats; len(seats) != 2 || seats[1].User != bea.ID || seats[1].Computer != "" || seats[1].Away {
+		t.Fatalf("the rematch seats: %+v", seats)
 	}
 }
 

@@ -267,9 +267,14 @@ func (b *Bot) rematch(i *discordgo.Interaction, gameID string) (reply, after) {
 		Timers: map[string]int64{"bot:lobby": b.now().Add(lobbyLife).UnixMilli()},
 	}
 	for _, s := range old.Seats {
-		if !s.Left {
-			rec.Seats = append(rec.Seats, store.Seat{User: s.User, Name: s.Name, Character: s.Character})
+		if s.Left {
+			continue
 		}
+		seat := store.Seat{User: s.User, Name: s.Name, Character: s.Character}
+		if !s.Away { // a player the host took out comes back as themselves
+			seat.Computer = s.Computer
+		}
+		rec.Seats = append(rec.Seats, seat)
 	}
 	post, err := b.openLobby(rec, nil)
 	if err != nil {
