@@ -44,6 +44,7 @@ type Bot struct {
 	dead      tokens      // tokens and message ids that answered 404: never tried again
 	limited   tokens      // tokens whose webhook bucket is empty, with when it refills (hooks.go)
 	bars      tokens      // channels where posting answered 403, from when (publish.go)
+	unmanaged tokens      // channels where removing a reaction answered 403, from when (reactions.go)
 	outputs   slots       // output jobs computing at once: one per CPU
 	jobs      sync.Map    // channel id → *slot of its output job under way
 	threads   sync.Map    // channel id → *store.Thread (nil: not a game's thread)
@@ -85,7 +86,7 @@ func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (
 	b := &Bot{cfg: cfg, log: log, db: db, s: s, catalog: catalog, lanes: newLanes(), seeds: cfg.Seeds, now: cfg.Now, timers: newScheduler(),
 		outputs: newSlots(runtime.GOMAXPROCS(0), outputHold)}
 	b.lanes.tables.rate = cfg.globalRate()
-	b.answered.life, b.answering.life, b.bars.life = recentLife, recentLife, barLife
+	b.answered.life, b.answering.life, b.bars.life, b.unmanaged.life = recentLife, recentLife, barLife, barLife
 	s.Client = &http.Client{Transport: &metered{next: transport, spend: b.lanes.tables.spend}, Timeout: 20 * time.Second}
 	if b.seeds == nil {
 		b.seeds = newSeed

@@ -34,6 +34,9 @@ func (b *Bot) onInteraction(i *discordgo.Interaction, received time.Time) {
 	if i.AppPermissions != 0 && cannotPost(i) == nil {
 		b.bars.forget(i.ChannelID, b.homeOf(i)) // the bot may post there again
 	}
+	if i.AppPermissions&discordgo.PermissionManageMessages != 0 {
+		b.unmanaged.forget(i.ChannelID, b.homeOf(i)) // and remove reactions
+	}
 	r, next := b.safeRoute(i)
 	if r.held != nil {
 		b.answering.take(r.held.token)

@@ -406,3 +406,34 @@ func TestNoPostsWhereDiscordSaidForbidden(t *testing.T) {
 		t.Fatalf("once the bot may post again: %+v", c)
 	}
 }
+
+// Without Manage Messages the bot cannot take a refused 🎭 off a message:
+// it tries once, and after the 403 leaves the channel alone, so that
+// someone toggling a self-award cannot turn it into a stream of 403s,
+// which count toward Discord's ban on invalid requests.
+func TestRefusedReactionsWithoutManageMessages(t *testing.T) {
+	h := newHarness(t)
+	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
+	ann.Command(h.ch, "game", newGame("life"))
+	bea.Click(h.table(), h.table().ButtonID("Join"))
+	ann.Click(h.table(), h.table().ButtonID("Start"))
+	ann.Command(h.ch, "say", fakediscord.Str("line", "I grew up above a bakery."))
+	line := rolePlayLine(t, h, "I grew up above a bakery.")
+	h.fake.DenyManageMessages(h.ch)
+	before := h.fake.RESTCounts().Invalid
+	for range 5 {
+		ann.React(line, "🎭") // self-award: refused
+		ann.Unreact(line, "🎭")
+	}
+	if n := h.fake.RESTCounts().Invalid - before; n != 1 {
+		t.Fatalf("%d invalid requests from five refused self-awards; want the one 403 that showed the permission missing", n)
+	}
+	if g, r := markers(lifeState(t, h), 0); g != 0 || r != 0 {
+		t.Fatalf("Ann gave %d and received %d markers by reacting to herself", g, r)
+	}
+	// Bea's award still counts.
+	bea.React(line, "🎭")
+	if _, r := markers(lifeState(t, h), 0); r != 1 {
+		t.Fatalf("Ann received %d markers from Bea", r)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"slices"
 	"sort"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -130,6 +131,9 @@ func (b *Bot) recount(rec *store.Game, posts *store.Posts, list []watched) {
 			if !isUnknownMessage(err) { // a deleted message's reactions stand
 				b.log.Warn("list reactions", "game", rec.ID, "err", err)
 			}
+			if forbidden(err) {
+				break // no Read Message History here: every other line would answer 403 too
+			}
 			continue
 		}
 		now[reactKey(w.ref, w.emoji)] = users
@@ -221,13 +225,24 @@ func (b *Bot) reactors(channel, message, emoji string) ([]string, error) {
 }
 
 // unreact takes away a reaction the rules refused, so it does not look
-// counted. That needs Manage Messages; without it the reaction stays.
+// counted. That needs Manage Messages; without it the reaction stays, and
+// after one 403 the channel is left alone for barLife (unless an
+// interaction shows the permission back): anyone could otherwise toggle a
+// refused reaction into a stream of 403s, which count toward Discord's ban
+// on invalid requests.
 func (b *Bot) unreact(rec *store.Game, ref, emoji, user string) {
 	posts, err := b.db.Posts(rec.ID)
 	if err != nil || posts.Refs[ref] == "" {
 		return
 	}
-	if err := b.s.MessageReactionRemove(postsIn(rec, posts), posts.Refs[ref], emoji, user, discordgo.WithContext(b.jobCtx(rec.Channel))); err != nil {
+	where := postsIn(rec, posts)
+	if at, ok := b.unmanaged.when(where); ok && time.Since(at) < barLife {
+		return
+	}
+	if err := b.s.MessageReactionRemove(where, posts.Refs[ref], emoji, user, discordgo.WithContext(b.jobCtx(rec.Channel))); err != nil {
+		if forbidden(err) {
+			b.unmanaged.take(where)
+		}
 		b.log.Debug("remove refused reaction", "game", rec.ID, "err", err)
 	}
 }

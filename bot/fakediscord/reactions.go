@@ -83,6 +83,10 @@ func (s *Server) removeReaction(c *call) {
 			c.reject(http.StatusNotFound, 10013, "Unknown User", "")
 			return
 		}
+		if u != s.bot && s.manageDeniedLocked(m.channelID) {
+			c.refuse(http.StatusForbidden, 50013, "Missing Permissions", "removing someone else's reaction needs Manage Messages (DenyManageMessages)")
+			return
+		}
 	}
 	c.events = append(c.events, s.reactLocked(m, u, emoji, false)...)
 	c.noContent()

@@ -169,6 +169,7 @@ type channel struct {
 	kind          int  // 0 GUILD_TEXT, 11 PUBLIC_THREAD, 12 PRIVATE_THREAD
 	threadsDenied bool // text channels: DenyThreads
 	postingDenied bool // text channels: DenyPosting
+	manageDenied  bool // text channels: DenyManageMessages
 
 	// Threads only.
 	parentID, ownerID string

@@ -84,6 +84,23 @@ func (s *Server) AllowPosting(channelID string) {
 	s.setTextChannel("AllowPosting", channelID, func(ch *channel) { ch.postingDenied = false })
 }
 
+// DenyManageMessages takes the bot's Manage Messages permission away in a
+// text channel (its threads too): removing someone else's reaction there is
+// answered 403 Missing Permissions (50013), an invalid request that does
+// not fail the test, and interactions carry app_permissions without it.
+func (s *Server) DenyManageMessages(channelID string) {
+	s.setTextChannel("DenyManageMessages", channelID, func(ch *channel) { ch.manageDenied = true })
+}
+
+// manageDeniedLocked tells whether the bot may not manage messages in a channel.
+func (s *Server) manageDeniedLocked(channelID string) bool {
+	ch := s.channelLocked(channelID)
+	if ch != nil && ch.kind != 0 {
+		ch = s.channelLocked(ch.parentID)
+	}
+	return ch != nil && ch.manageDenied
+}
+
 // postingDeniedLocked tells whether the bot may not post in a channel.
 func (s *Server) postingDeniedLocked(channelID string) bool {
 	ch := s.channelLocked(channelID)
@@ -105,6 +122,9 @@ func (s *Server) botChannelPermsLocked(channelID string) int64 {
 		}
 		if ch != nil && ch.postingDenied {
 			p &^= discordgo.PermissionSendMessages | discordgo.PermissionSendMessagesInThreads
+		}
+		if ch != nil && ch.manageDenied {
+			p &^= discordgo.PermissionManageMessages
 		}
 	}
 	return p

@@ -51,6 +51,7 @@ type worldChannel struct {
 	Kind                   int    `json:",omitempty"`
 	ThreadsDenied          bool   `json:",omitempty"`
 	PostingDenied          bool   `json:",omitempty"`
+	ManageDenied           bool   `json:",omitempty"`
 	ParentID, OwnerID      string `json:",omitempty"`
 	Created                time.Time
 	AutoArchive, RateLimit int      `json:",omitempty"`
@@ -162,7 +163,7 @@ func saveUser(u *User) worldUser {
 
 func saveChannel(c *channel) worldChannel {
 	return worldChannel{
-		ID: c.id, Name: c.name, Guild: c.guild, Position: c.position, Kind: c.kind, ThreadsDenied: c.threadsDenied, PostingDenied: c.postingDenied,
+		ID: c.id, Name: c.name, Guild: c.guild, Position: c.position, Kind: c.kind, ThreadsDenied: c.threadsDenied, PostingDenied: c.postingDenied, ManageDenied: c.manageDenied,
 		ParentID: c.parentID, OwnerID: c.ownerID, Created: c.created, AutoArchive: c.autoArchive, RateLimit: c.rateLimit,
 		Invitable: c.invitable, Members: c.members, MessageCount: c.messageCount, LastMessageID: c.lastMessageID,
 	}
@@ -242,7 +243,7 @@ func (s *Server) loadWorld(w *worldJSON) error {
 	}
 	loadChannel := func(c worldChannel) *channel {
 		return &channel{
-			id: c.ID, name: c.Name, guild: c.Guild, position: c.Position, kind: c.Kind, threadsDenied: c.ThreadsDenied, postingDenied: c.PostingDenied,
+			id: c.ID, name: c.Name, guild: c.Guild, position: c.Position, kind: c.Kind, threadsDenied: c.ThreadsDenied, postingDenied: c.PostingDenied, manageDenied: c.ManageDenied,
 			parentID: c.ParentID, ownerID: c.OwnerID, created: c.Created, autoArchive: c.AutoArchive, rateLimit: c.RateLimit,
 			invitable: c.Invitable, members: c.Members, messageCount: c.MessageCount, lastMessageID: c.LastMessageID,
 		}
