@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"strconv"
@@ -51,7 +52,9 @@ func (b *Bot) hook(ctx context.Context, bucket, method, url string, data any) er
 		return err
 	}
 	for attempt := 1; ; attempt++ {
-		b.awaitBucket(ctx, bucket)
+		if err := b.awaitBucket(ctx, bucket); err != nil {
+			return err
+		}
 		resp, got, err := b.hookOnce(ctx, method, url, body)
 		if err != nil {
 			return err
@@ -60,14 +63,20 @@ func (b *Bot) hook(ctx context.Context, bucket, method, url string, data any) er
 		if resp.StatusCode < 300 {
 			return nil
 		}
-		if resp.StatusCode == http.StatusTooManyRequests && attempt < hookTries {
+		if resp.StatusCode == http.StatusTooManyRequests {
+			// Never sooner than Discord asks: a request made early draws
+			// another 429, which counts toward its invalid-request ban. A
+			// wait longer than maxHookWait is given up on instead.
 			wait := retryAfter(resp, got)
-			if bucket == "" {
-				time.Sleep(wait)
-			} else {
+			if bucket != "" {
 				b.limited.hold(bucket, time.Now().Add(wait+bucketMargin))
 			}
-			continue
+			if attempt < hookTries && wait <= maxHookWait {
+				if bucket == "" {
+					time.Sleep(wait)
+				}
+				continue
+			}
 		}
 		rest := &discordgo.RESTError{Request: resp.Request, Response: resp, ResponseBody: got}
 		var msg discordgo.APIErrorMessage
@@ -78,27 +87,40 @@ func (b *Bot) hook(ctx context.Context, bucket, method, url string, data any) er
 	}
 }
 
-// maxBucketWait bounds a wait for a token's bucket to refill.
-const maxBucketWait = 30 * time.Second
+// maxBucketWait bounds a wait for a token's bucket to refill; maxHookWait
+// a wait a 429 asks for before the request is made again.
+const (
+	maxBucketWait = 30 * time.Second
+	maxHookWait   = 5 * time.Second
+)
+
+// errBucketHeld: the bucket stays empty for longer than a request waits.
+var errBucketHeld = errors.New("rate limited: the bucket refills later than a request waits")
 
 // awaitBucket holds a request until its bucket refills, if an answer said
-// it is empty.
-func (b *Bot) awaitBucket(ctx context.Context, bucket string) {
+// it is empty; a bucket that refills after maxBucketWait is given up on,
+// as a request made before would only draw a 429.
+func (b *Bot) awaitBucket(ctx context.Context, bucket string) error {
 	if bucket == "" {
-		return
+		return nil
 	}
 	until, ok := b.limited.when(bucket)
 	if !ok {
-		return
+		return nil
 	}
-	if d := time.Until(until); d > 0 {
-		t := time.NewTimer(min(d, maxBucketWait))
+	d := time.Until(until)
+	if d > maxBucketWait {
+		return errBucketHeld
+	}
+	if d > 0 {
+		t := time.NewTimer(d)
 		defer t.Stop()
 		select {
 		case <-t.C:
 		case <-ctx.Done():
 		}
 	}
+	return nil
 }
 
 // noteBucket remembers when bucket refills, if the answer says it has no
@@ -112,7 +134,7 @@ func (b *Bot) noteBucket(bucket string, resp *http.Response) {
 		return
 	}
 	wait := time.Duration(secs*float64(time.Second)) + bucketMargin
-	b.limited.hold(bucket, time.Now().Add(min(wait, maxBucketWait)))
+	b.limited.hold(bucket, time.Now().Add(wait))
 }
 
 // bucketMargin: Reset-After comes rounded to the millisecond, maybe down,
@@ -150,7 +172,7 @@ func (b *Bot) hookOnce(ctx context.Context, method, url string, body []byte) (*h
 	return resp, got, err
 }
 
-// retryAfter is how long a 429 asks to wait, at most five seconds.
+// retryAfter is how long a 429 asks to wait.
 func retryAfter(resp *http.Response, body []byte) time.Duration {
 	var rl struct {
 		RetryAfter float64 `json:"retry_after"`
@@ -161,5 +183,5 @@ func retryAfter(resp *http.Response, body []byte) time.Duration {
 	} else if h, err := strconv.ParseFloat(resp.Header.Get("Retry-After"), 64); err == nil {
 		secs = h
 	}
-	return min(time.Duration(secs*float64(time.Second)), 5*time.Second)
+	return time.Duration(secs * float64(time.Second))
 }

@@ -60,3 +60,38 @@ func TestInteractionRequestsWaitOutA429(t *testing.T) {
 		t.Fatalf("%s's open hand after the 429s:\n%v\nfresh:\n%v", other.Name, open, fresh)
 	}
 }
+
+// A 429 asking for longer than the bot's own pause between tries is waited
+// out in full before the answer is sent again; one asking for longer than
+// a request waits at all is given up on, never answered by asking early:
+// each early request draws another 429, which counts toward Discord's ban
+// on invalid requests.
+func TestLongRetryAftersAreNeverCutShort(t *testing.T) {
+	h := newHarness(t)
+	ann, bea := duelTable(t, h, h.ch, 0)
+	before := h.record().Version
+	// The answer: three 429s of 400 ms use up one request's tries, so the
+	// answer is tried again, 400 ms later rather than after its own 100 ms.
+	h.fake.Inject(fakediscord.Fault{Method: "POST", Route: fakediscord.RouteCallback, Status: 429, Times: 3, RetryAfter: 400 * time.Millisecond})
+	// The other hand's refresh: a 429 of 6 s, more than a request waits.
+	h.fake.Inject(fakediscord.Fault{Method: "PATCH", Route: fakediscord.RouteWebhookMessage, Status: 429, Times: 1, RetryAfter: 6 * time.Second})
+	start := h.fake.RESTCounts()
+	if !move(h, h.ch, ann, bea) {
+		t.Fatal("no move offered")
+	}
+	h.bot.Idle()
+	if v := h.record().Version; v != before+1 {
+		t.Fatalf("version %d after the move; want %d", v, before+1)
+	}
+	c := h.fake.RESTCounts()
+	if n := c.Invalid - start.Invalid; n != 0 {
+		t.Fatalf("%d requests came before their retry_after ran out", n)
+	}
+	route := "POST " + fakediscord.RouteCallback
+	if n := c.ByRoute[route] - start.ByRoute[route]; n != 4 {
+		t.Fatalf("the answer was sent %d times; want four", n)
+	}
+	if n := h.fake.PendingFaults(); n != 0 {
+		t.Fatalf("%d of the injected 429s were never hit", n)
+	}
+}

@@ -78,11 +78,16 @@ func (b *Bot) respond(i *discordgo.Interaction, r reply) bool {
 		if err == nil || alreadyAnswered(err) {
 			return true
 		}
-		if !(retryable(err) || limited(err)) || time.Now().Add(time.Duration(attempt+1)*100*time.Millisecond).After(deadline) {
+		wait := time.Duration(attempt+1) * 100 * time.Millisecond
+		var rest *discordgo.RESTError
+		if limited(err) && errors.As(err, &rest) {
+			wait = max(wait, retryAfter(rest.Response, rest.ResponseBody)) // never sooner than Discord asks
+		}
+		if !(retryable(err) || limited(err)) || time.Now().Add(wait).After(deadline) {
 			b.log.Warn("answer interaction", "type", i.Type.String(), "attempts", attempt+1, "err", err)
 			return false
 		}
-		time.Sleep(time.Duration(attempt+1) * 100 * time.Millisecond)
+		time.Sleep(wait)
 	}
 }
 
