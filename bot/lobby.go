@@ -191,14 +191,10 @@ func (b *Bot) leaveRunning(i *discordgo.Interaction, rec *store.Game, seat int) 
 	if seat == 0 {
 		return tell("You're the host. End the game with /game end instead."), nil
 	}
-	r, next := b.play(i, rec, g, games.Input{Kind: games.InLeave, Seat: seat}, shownNothing, "You've left the game.")
-	if next != nil {
-		rec.Seats[seat].Left = true
-		if err := b.db.Save(rec); err != nil {
-			return b.oops(err), nil
-		}
-	}
-	return r, next
+	// Marked in the same commit as the leave (rec is this call's copy): a
+	// kill between two writes would keep the seat taken with its player gone.
+	rec.Seats[seat].Left = true
+	return b.play(i, rec, g, games.Input{Kind: games.InLeave, Seat: seat}, shownNothing, "You've left the game.")
 }
 
 func closedLobby(rules games.Rules, why string) msg {
