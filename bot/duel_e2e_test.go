@@ -229,6 +229,9 @@ func TestRefusalsChangeNothing(t *testing.T) {
 	id0, v := h.gameRef()
 	mustRefuse(t, forge(bea, h.table(), fmt.Sprintf("move:%s:%d:deck", id0, v)), "It's Ann's turn")
 	mustRefuse(t, forge(cy, h.table(), fmt.Sprintf("move:%s:%d:deck", id0, v)), "not playing")
+	// A move dressed as a game message's button (whose clicks never go
+	// stale) is not taken: those buttons carry only their own verbs.
+	mustRefuse(t, forge(ann, h.table(), fmt.Sprintf("act:%s:0:deck", id0)), "isn't one of this game's")
 	if after := h.snapshot(); after != before {
 		t.Fatalf("a refused click changed the game")
 	}

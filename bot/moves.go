@@ -112,6 +112,9 @@ func (b *Bot) onAct(i *discordgo.Interaction, id customID) (reply, after) {
 	if err != nil {
 		return b.oops(err), nil
 	}
+	if m, ok := g.(games.MessageActor); !ok || !slices.Contains(m.ActVerbs(), id.action.Verb) {
+		return tell("That button isn't one of this game's."), nil
+	}
 	return b.play(i, rec, g, games.Input{Seat: seat, Action: id.action}, shownNothing, "Got it.")
 }
 

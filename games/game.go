@@ -143,6 +143,14 @@ type Reactor interface {
 	React(seat int, ref, emoji string, add bool) ([]Event, error)
 }
 
+// MessageActor is implemented by games whose own messages carry buttons
+// (Event.Buttons). ActVerbs lists the verbs those buttons use: the only
+// ones the bot takes from a click on a game message, so that a forged
+// button there cannot make a move without the hand's staleness check.
+type MessageActor interface {
+	ActVerbs() []string
+}
+
 // Joiner is implemented by games that seat people while they run (a
 // campaign). Join returns the new seat, always the next index; seats are
 // never renumbered, so Leave only marks a seat as gone.

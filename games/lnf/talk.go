@@ -177,6 +177,9 @@ func (s *State) voters(a Appeal) []int {
 	return out
 }
 
+// ActVerbs: the appeal messages' vote buttons (games.MessageActor).
+func (s *State) ActVerbs() []string { return []string{VerbVote} }
+
 // appealEvent is the appeal's own message: the complaint, who votes, the
 // tally (counts only) and, while it is open, the vote buttons.
 func (s *State) appealEvent(n int) games.Event {
