@@ -44,6 +44,11 @@ func (b *Bot) cmdNew(i *discordgo.Interaction, kind string, opts []*discordgo.Ap
 		r, _ := b.rules(existing.Kind)
 		return tell("There's already a game of %s in this channel. Finish it, or end it with /game end, before opening another.", r.Name), nil
 	}
+	if home, thread := b.home(i.ChannelID); thread != nil {
+		// A finished game's thread: a lobby opened from here would go up in
+		// the channel, away from where it was asked for.
+		return tell("This thread's game is over. Open a new one with /game new in <#%s>.", home), nil
+	}
 	options, err := rules.Validate(values)
 	if err != nil {
 		return b.refusalOr(err), nil

@@ -135,6 +135,26 @@ func TestDuelLivesInItsThread(t *testing.T) {
 	}
 }
 
+// /game new typed in a finished game's thread points to the channel rather
+// than opening a lobby there, away from where it was asked for.
+func TestNewGameFromAnOldThread(t *testing.T) {
+	h := newHarness(t, withThreads)
+	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
+	openIn(t, h, "duel", []*fakediscord.User{ann, bea})
+	th := threadOf(t, h)
+	h.endGame(ann, th.ID)
+	if g, _ := h.db.Game(h.ch); g != nil {
+		t.Fatal("the game did not end")
+	}
+	mustRefuse(t, bea.Command(th.ID, "game", newGame("life")), "Open a new one with /game new in <#"+h.ch+">")
+	if g, _ := h.db.Game(h.ch); g != nil {
+		t.Fatalf("a %s lobby opened from the old thread", g.Kind)
+	}
+	if r := bea.Command(h.ch, "game", newGame("life")); r == nil || !strings.Contains(r.Content, "lobby is opening") {
+		t.Fatalf("/game new in the channel answered %+v", r)
+	}
+}
+
 // Role play in a thread: /say lines are posted there, and 🎭 reactions in
 // the thread reach the game, also after a restart.
 func TestLifeRolePlayInItsThread(t *testing.T) {
