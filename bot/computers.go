@@ -183,7 +183,7 @@ func (b *Bot) cmdRemove(i *discordgo.Interaction, opts []*discordgo.ApplicationC
 		return *no, nil
 	}
 	if no := b.mayEnd(i, rec); no != nil {
-		return *no, nil
+		return tell("Only the %s or someone with Manage Channel can take a player out of this game.", b.runner(rec)), nil
 	}
 	if rec.Status != store.Playing {
 		return tell("The game hasn't started; players leave a lobby with its Leave button."), nil

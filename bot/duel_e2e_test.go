@@ -232,6 +232,7 @@ func TestRefusalsChangeNothing(t *testing.T) {
 	// A move dressed as a game message's button (whose clicks never go
 	// stale) is not taken: those buttons carry only their own verbs.
 	mustRefuse(t, forge(ann, h.table(), fmt.Sprintf("act:%s:0:deck", id0)), "isn't one of this game's")
+	mustRefuse(t, ann.Command(h.ch, "appeal", fakediscord.UserOpt("player", bea)), "There are no appeals in Card Duel")
 	if after := h.snapshot(); after != before {
 		t.Fatalf("a refused click changed the game")
 	}

@@ -304,12 +304,17 @@ func (b *Bot) mayEnd(i *discordgo.Interaction, rec *store.Game) *reply {
 	if user, _ := who(i); user == rec.Host || canManage(i) {
 		return nil
 	}
+	r := tell("Only the %s or someone with Manage Channel can end this game.", b.runner(rec))
+	return &r
+}
+
+// runner names who runs the game: "host, Ann" or "GM, Ann".
+func (b *Bot) runner(rec *store.Game) string {
 	role := "host"
 	if rules, _ := b.rules(rec.Kind); rules.GM {
 		role = "GM"
 	}
-	r := tell("Only the %s, %s, or someone with Manage Channel can end this game.", role, rec.Seats[0].Name)
-	return &r
+	return role + ", " + rec.Seats[0].Name
 }
 
 // openLobby saves a new lobby and returns the follow-up that posts it. The

@@ -196,6 +196,15 @@ func (b *Bot) cmdAppeal(i *discordgo.Interaction, data discordgo.ApplicationComm
 	if rec.Status != store.Playing {
 		return tell("The game hasn't started yet."), nil
 	}
+	_, g, err := b.load(rec)
+	if err != nil {
+		return b.oops(err), nil
+	}
+	ap, ok := g.(games.Appealer)
+	if !ok {
+		r, _ := b.rules(rec.Kind)
+		return tell("There are no appeals in %s.", r.Name), nil
+	}
 	var offender, quote string
 	if data.Name == appealMenu {
 		m := data.Resolved.Messages[data.TargetID]
@@ -217,10 +226,6 @@ func (b *Bot) cmdAppeal(i *discordgo.Interaction, data discordgo.ApplicationComm
 	if target < 0 {
 		return tell("You can only appeal against a player in this game."), nil
 	}
-	_, g, err := b.load(rec)
-	if err != nil {
-		return b.oops(err), nil
-	}
-	in := games.Input{Seat: seat, Action: games.Action{Verb: "appeal", Args: []string{strconv.Itoa(target)}, Text: quote}}
+	in := games.Input{Seat: seat, Action: games.Action{Verb: ap.AppealVerb(), Args: []string{strconv.Itoa(target)}, Text: quote}}
 	return b.play(i, rec, g, in, shownNothing, "Your appeal is before the table.")
 }

@@ -143,6 +143,13 @@ type Reactor interface {
 	React(seat int, ref, emoji string, add bool) ([]Event, error)
 }
 
+// Appealer is implemented by games where a player may appeal against
+// another's rudeness (/appeal): the appeal is the action AppealVerb with the
+// offender's seat as its argument and the words complained of as Text.
+type Appealer interface {
+	AppealVerb() string
+}
+
 // MessageActor is implemented by games whose own messages carry buttons
 // (Event.Buttons). ActVerbs lists the verbs those buttons use: the only
 // ones the bot takes from a click on a game message, so that a forged

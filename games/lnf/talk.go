@@ -177,6 +177,9 @@ func (s *State) voters(a Appeal) []int {
 	return out
 }
 
+// AppealVerb: rudeness is appealed against with VerbAppeal (games.Appealer).
+func (s *State) AppealVerb() string { return VerbAppeal }
+
 // ActVerbs: the appeal messages' vote buttons (games.MessageActor).
 func (s *State) ActVerbs() []string { return []string{VerbVote} }
 
