@@ -89,8 +89,12 @@ func TestLifeWithRolePlayMarkersAndARestart(t *testing.T) {
 	beaLine, cyLine := rolePlayLine(t, h, lines["Bea"]), rolePlayLine(t, h, lines["Cy"])
 
 	// Markers by reaction, and the ones the rules refuse.
-	bea.React(annLine, "🎭")  // Bea → Ann
-	ann.React(annLine, "🎭")  // self-award: not counted
+	bea.React(annLine, "🎭") // Bea → Ann
+	v := h.record().Version
+	ann.React(annLine, "🎭") // self-award: not counted
+	if h.record().Version != v {
+		t.Fatal("a refused self-award, taken off by the bot, changed the game")
+	}
 	dee.React(annLine, "🎭")  // spectator: not counted
 	bea.React(annLine, "👍")  // another emoji: not counted
 	cy.React(annLine, "🎭")   // Cy → Ann

@@ -75,6 +75,12 @@ func TestLifeIsNotFairPlayedToTheEnd(t *testing.T) {
 	if r := bea.Click(appeal, appeal.ButtonID("Rude — draw two")); r == nil || r.Type == 0 {
 		t.Fatalf("Bea's vote answered %+v", r)
 	}
+	// A double click of the same vote changes nothing.
+	v := h.record().Version
+	appeal = h.fake.Message(h.ch, appeal.ID)
+	if r := bea.Click(appeal, appeal.ButtonID("Rude — draw two")); r == nil || r.Type == 0 || h.record().Version != v {
+		t.Fatalf("Bea's second vote answered %+v; version %d, was %d", r, h.record().Version, v)
+	}
 	h.stop()
 	h.advance(2 * time.Minute)
 	h.start()

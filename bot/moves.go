@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"bytes"
 	"fmt"
 	"reflect"
 	"slices"
@@ -127,6 +128,9 @@ func (b *Bot) play(i *discordgo.Interaction, rec *store.Game, g games.Game, in g
 	if err != nil {
 		return b.refusalOr(err), nil
 	}
+	if answer == shownNothing && len(events) == 0 && b.unchanged(rec, g) {
+		return tell("%s", note), nil // a repeated vote, say: nothing to commit
+	}
 	seat := in.Seat
 	if answer == shownHand {
 		b.rememberHand(rec, seat, i)
@@ -195,6 +199,13 @@ func (b *Bot) onAsk(i *discordgo.Interaction, id customID) reply {
 				Required: true, MaxLength: maxLen},
 		}}},
 	}}
+}
+
+// unchanged says whether g is still the state stored in rec: an input the
+// game accepted without changing anything is not worth a commit.
+func (b *Bot) unchanged(rec *store.Game, g games.Game) bool {
+	state, err := games.Encode(g)
+	return err == nil && bytes.Equal(state, rec.State)
 }
 
 // moved says whether seat made one of the moves in, itself or through the

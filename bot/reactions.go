@@ -71,6 +71,11 @@ func (b *Bot) react(rec *store.Game, ref, emoji, user string, add bool) error {
 	case err != nil:
 		return err
 	}
+	if len(events) == 0 && b.unchanged(rec, g) {
+		// Taking back what never counted (a refused 🎭 the bot removed):
+		// only the delivered reactions change.
+		return b.db.Save(rec)
+	}
 	out, err := b.commit(rec, g, []games.Input{in}, events, before, -1, shownNothing)
 	if err != nil {
 		return err

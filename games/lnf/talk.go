@@ -102,6 +102,8 @@ func (s *State) vote(seat int, arg, verdict string) ([]games.Event, error) {
 		return nil, games.Refuse("This appeal is about you: the other players decide it.")
 	case verdict != voteYes && verdict != voteNo:
 		return nil, games.Refuse("Vote with the buttons: rude, or fair enough.")
+	case a.Votes[seat] == verdict:
+		return nil, nil // a double click: the vote stands as it was
 	}
 	a.Votes[seat] = verdict
 	if a.voted() == len(s.Names)-2 {
