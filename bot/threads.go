@@ -47,6 +47,28 @@ func (b *Bot) home(channel string) (string, *store.Thread) {
 	return t.Channel, t
 }
 
+// gone closes the game whose channel, or thread, was deleted: nothing of it
+// can be shown any more, and every post, edit or timer's output there would
+// answer 404, which Discord counts against the bot when repeated.
+func (b *Bot) gone(channel string) {
+	home, th := b.home(channel)
+	b.lanes.accept(home, func() {
+		b.guard("channel deleted", func() {
+			rec, err := b.db.Game(home)
+			if err != nil || rec == nil || (th != nil && th.Game != rec.ID) {
+				return // no game, or an old game's thread
+			}
+			how := "been closed: its channel was deleted"
+			if th != nil {
+				how = "been closed: its thread was deleted"
+			}
+			if err := b.db.End(rec, how, nil); err != nil {
+				b.log.Warn("close game of a deleted channel", "game", rec.ID, "err", err)
+			}
+		})
+	})
+}
+
 // homeOf is the channel whose game an interaction is about.
 func (b *Bot) homeOf(i *discordgo.Interaction) string {
 	ch, _ := b.home(i.ChannelID)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/cardtable/cardbot/bot/fakediscord"
 )
@@ -314,4 +315,43 @@ func TestThreadStartedButAnswerLost(t *testing.T) {
 	if h.table().ButtonID("My hand") == "" {
 		t.Fatalf("no table in the thread:\n%s", h.table().Text())
 	}
+}
+
+// A game whose channel or thread is deleted is closed at once: its timers
+// would otherwise keep posting where nothing exists, each post a 404.
+func TestGameClosesWhenItsChannelOrThreadIsDeleted(t *testing.T) {
+	t.Run("channel", func(t *testing.T) {
+		h := newHarness(t)
+		duelTable(t, h, h.ch, 0)
+		h.fake.DeleteChannel(h.ch)
+		h.bot.Idle()
+		if g, _ := h.db.Game(h.ch); g != nil {
+			t.Fatalf("the game of a deleted channel is still %s", g.Status)
+		}
+		before := h.fake.RESTCounts().NotFound
+		h.tick(11 * time.Minute) // the absent player's deadline
+		h.tick(8 * 24 * time.Hour)
+		if n := h.fake.RESTCounts().NotFound - before; n != 0 {
+			t.Fatalf("%d requests answered 404 after the channel was deleted", n)
+		}
+	})
+	t.Run("thread", func(t *testing.T) {
+		h := newHarness(t, withThreads)
+		ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
+		openIn(t, h, "duel", []*fakediscord.User{ann, bea})
+		th := threadOf(t, h)
+		h.fake.DeleteThread(th.ID)
+		h.bot.Idle()
+		if g, _ := h.db.Game(h.ch); g != nil {
+			t.Fatalf("the game of a deleted thread is still %s", g.Status)
+		}
+		before := h.fake.RESTCounts().NotFound
+		h.tick(11 * time.Minute)
+		if n := h.fake.RESTCounts().NotFound - before; n != 0 {
+			t.Fatalf("%d requests answered 404 after the thread was deleted", n)
+		}
+		if r := bea.Command(h.ch, "game", newGame("life")); r == nil || !strings.Contains(r.Content, "lobby is opening") {
+			t.Fatalf("/game new in the channel answered %+v", r)
+		}
+	})
 }

@@ -106,7 +106,9 @@ func (s *Server) renderedEventLocked(name string, data []byte) event {
 var intentOf = map[string]discordgo.Intent{
 	"GUILD_CREATE":                  discordgo.IntentGuilds,
 	"CHANNEL_CREATE":                discordgo.IntentGuilds,
+	"CHANNEL_DELETE":                discordgo.IntentGuilds,
 	"THREAD_CREATE":                 discordgo.IntentGuilds,
+	"THREAD_DELETE":                 discordgo.IntentGuilds,
 	"MESSAGE_CREATE":                discordgo.IntentGuildMessages,
 	"MESSAGE_UPDATE":                discordgo.IntentGuildMessages,
 	"MESSAGE_DELETE":                discordgo.IntentGuildMessages,

@@ -404,3 +404,49 @@ func (s *Server) noteThreadMessageLocked(m *message) {
 		th.joinLocked(id)
 	}
 }
+
+// DeleteChannel deletes a text channel and its threads, as a member with
+// Manage Channels would: the bot is told with CHANNEL_DELETE, and every
+// request about the channel or its messages answers 404 Unknown Channel.
+func (s *Server) DeleteChannel(channelID string) {
+	s.mu.Lock()
+	ch := s.channelLocked(channelID)
+	if ch == nil || ch.kind != 0 {
+		s.failLocked(fmt.Sprintf("DeleteChannel: %s is not a text channel", channelID))
+		s.mu.Unlock()
+		return
+	}
+	ev := s.eventLocked("CHANNEL_DELETE", s.channelWireLocked(ch))
+	s.channels = slices.DeleteFunc(s.channels, func(c *channel) bool { return c == ch })
+	s.threads = slices.DeleteFunc(s.threads, func(th *channel) bool {
+		if th.parentID == ch.id {
+			delete(s.channelByID, th.id)
+			return true
+		}
+		return false
+	})
+	delete(s.channelByID, ch.id)
+	s.mu.Unlock()
+	s.emit(ev)
+	s.settle()
+}
+
+// DeleteThread deletes a thread: the bot is told with THREAD_DELETE (its
+// id, guild, parent and type), and requests about it answer 404.
+func (s *Server) DeleteThread(threadID string) {
+	s.mu.Lock()
+	th := s.channelLocked(threadID)
+	if th == nil || th.kind == 0 {
+		s.failLocked(fmt.Sprintf("DeleteThread: %s is not a thread", threadID))
+		s.mu.Unlock()
+		return
+	}
+	ev := s.eventLocked("THREAD_DELETE", map[string]any{
+		"id": th.id, "guild_id": s.channelGuildLocked(th.id).id, "parent_id": th.parentID, "type": th.kind,
+	})
+	s.threads = slices.DeleteFunc(s.threads, func(c *channel) bool { return c == th })
+	delete(s.channelByID, th.id)
+	s.mu.Unlock()
+	s.emit(ev)
+	s.settle()
+}
