@@ -1,10 +1,13 @@
 package bot_test
 
 import (
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/cardtable/cardbot/bot/fakediscord"
+	"github.com/cardtable/cardbot/store"
 )
 
 func TestCommandsAreRegisteredFromTheCatalogue(t *testing.T) {
@@ -186,5 +189,46 @@ func TestSayRefusesAnEmptyLineAndGamesWithoutRolePlay(t *testing.T) {
 	mustRefuse(t, ann.Command(h.ch, "say", fakediscord.Str("line", "   ")), "Your line is empty")
 	if n := len(h.fake.Messages(h.ch)); n != seen {
 		t.Fatal("an empty line was posted")
+	}
+}
+
+// /game stats on a busy server lists whole rows within Discord's limit and
+// says how many players it left out, rather than cutting a row in two.
+func TestStatsOfABusyServer(t *testing.T) {
+	h := newHarness(t)
+	ann := h.fake.AddUser("Ann")
+	h.stop()
+	db, err := store.Open(h.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := []string{"duel", "life", "lnf", "dealt", "improv"}
+	for p := range 30 {
+		name := fmt.Sprintf("%02d%s", p, strings.Repeat("w", 30)) // 32 characters, as long as Discord allows
+		for k, kind := range kinds {
+			g := &store.Game{ID: fmt.Sprintf("g%02d%d", p, k), Kind: kind, Guild: h.fake.GuildID(), Channel: fmt.Sprintf("c%02d%d", p, k), Status: store.Playing}
+			if err := db.Save(g); err != nil {
+				t.Fatal(err)
+			}
+			if err := db.End(g, "finished", []store.PlayerResult{{User: fmt.Sprintf("u%02d", p), Name: name, Won: p%2 == 0, Score: 100 + p}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	db.Close()
+	h.start()
+	r := ann.Command(h.ch, "game", fakediscord.Sub("stats"))
+	if r == nil || r.Message == nil || !r.Ephemeral {
+		t.Fatalf("/game stats answered %+v", r)
+	}
+	text := r.Message.Text()
+	rows := 0
+	for _, line := range strings.Split(text, "\n") {
+		if m := regexp.MustCompile(`^\d+\. \*\*(\d\d)w+\*\* — \d+ won of 5 \(.*best \d+\)$`).FindStringSubmatch(line); m != nil {
+			rows++
+		}
+	}
+	if rows < 10 || !strings.Contains(text, fmt.Sprintf("… and %d more.", 30-rows)) {
+		t.Fatalf("%d whole rows, and no count of the rest:\n%s", rows, text)
 	}
 }

@@ -80,6 +80,10 @@ func (b *Bot) cmdLeave(i *discordgo.Interaction) (reply, after) {
 	return b.onLobby(i, customID{kind: "lobby", game: rec.ID, action: games.Act("leave")})
 }
 
+// maxStatsText leaves room under an embed description's 4,096 characters
+// for the line that says how many players are not listed.
+const maxStatsText = 4000
+
 // cmdStats lists this server's results.
 func (b *Bot) cmdStats(i *discordgo.Interaction) reply {
 	st, err := b.db.Stats(i.GuildID)
@@ -115,12 +119,19 @@ func (b *Bot) cmdStats(i *discordgo.Interaction) reply {
 		}
 		return rows[a].name < rows[c].name
 	})
+	// Whole rows only, within the embed's 4,096 characters: a row cut off
+	// by the limit would lose its end, and the rows below it.
 	var lines []string
+	size, shown := 0, 0
 	for n, r := range rows {
-		if n == 20 {
+		line := fmt.Sprintf("%d. **%s** — %d won of %d (%s)", n+1, r.name, r.won, r.played, strings.Join(r.perGame, ", "))
+		if n == 20 || size+len([]rune(line))+1 > maxStatsText {
 			break
 		}
-		lines = append(lines, fmt.Sprintf("%d. **%s** — %d won of %d (%s)", n+1, r.name, r.won, r.played, strings.Join(r.perGame, ", ")))
+		lines, size, shown = append(lines, line), size+len([]rune(line))+1, n+1
+	}
+	if more := len(rows) - shown; more > 0 {
+		lines = append(lines, fmt.Sprintf("… and %d more.", more))
 	}
 	v := games.View{Title: "Results on this server", Description: strings.Join(lines, "\n")}
 	return private(msg{embeds: []*discordgo.MessageEmbed{embed(v, "won/played per game, with the best score")}})
