@@ -374,10 +374,7 @@ func TestIdleDeadlineRenewsHourly(t *testing.T) {
 // A campaign rests between sessions: it is not closed for a quiet week.
 func TestCampaignOutlivesAQuietWeek(t *testing.T) {
 	h := newHarness(t)
-	gm, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
-	gm.Command(h.ch, "game", newGame("improv"))
-	bea.Click(h.table(), h.table().ButtonID("Join"))
-	gm.Click(h.table(), h.table().ButtonID("Start"))
+	h.startedWith("improv", "Ann", "Bea")
 	h.tick(10 * 24 * time.Hour)
 	if g, _ := h.db.Game(h.ch); g == nil {
 		t.Fatal("the campaign was closed after a quiet week")

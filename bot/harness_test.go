@@ -291,6 +291,16 @@ func mustRefuse(t *testing.T, r *fakediscord.Reply, want string) {
 	}
 }
 
+// startedWith opens a game of kind in the channel, hosted by a new user
+// named host, with a second user named other joined, and starts it.
+func (h *harness) startedWith(kind, host, other string) (*fakediscord.User, *fakediscord.User) {
+	a, b := h.fake.AddUser(host), h.fake.AddUser(other)
+	a.Command(h.ch, "game", newGame(kind))
+	b.Click(h.table(), h.table().ButtonID("Join"))
+	a.Click(h.table(), h.table().ButtonID("Start"))
+	return a, b
+}
+
 // forge clicks a button with a custom_id the bot never offered to this
 // user, as a modified client could: the bot must judge it on its own.
 func forge(u *fakediscord.User, m *fakediscord.Message, customID string) *fakediscord.Reply {

@@ -356,10 +356,7 @@ func TestMarkersRecountedAfterRestartAndModeratorClears(t *testing.T) {
 // Only the turn ping mentions anyone: a line that names a player does not.
 func TestSayNeverPings(t *testing.T) {
 	h := newHarness(t)
-	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
-	ann.Command(h.ch, "game", newGame("life"))
-	bea.Click(h.table(), h.table().ButtonID("Join"))
-	ann.Click(h.table(), h.table().ButtonID("Start"))
+	ann, bea := h.startedWith("life", "Ann", "Bea")
 	before := h.fake.Pings(ann.ID)
 	bea.Command(h.ch, "say", fakediscord.Str("line", "Listen, <@"+ann.ID+">, and @everyone else!"))
 	if line := rolePlayLine(t, h, "Listen"); line == nil || h.fake.Pings(ann.ID) != before {
@@ -417,10 +414,7 @@ func TestNoPostsWhereDiscordSaidForbidden(t *testing.T) {
 // which count toward Discord's ban on invalid requests.
 func TestRefusedReactionsWithoutManageMessages(t *testing.T) {
 	h := newHarness(t)
-	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
-	ann.Command(h.ch, "game", newGame("life"))
-	bea.Click(h.table(), h.table().ButtonID("Join"))
-	ann.Click(h.table(), h.table().ButtonID("Start"))
+	ann, bea := h.startedWith("life", "Ann", "Bea")
 	ann.Command(h.ch, "say", fakediscord.Str("line", "I grew up above a bakery."))
 	line := rolePlayLine(t, h, "I grew up above a bakery.")
 	h.fake.DenyManageMessages(h.ch)
