@@ -559,6 +559,9 @@ func (b *Bot) send(ctx context.Context, channel string, m *discordgo.MessageSend
 		if forbidden(err) {
 			b.bars.take(channel)
 		}
+		if unknownChannel(err) {
+			b.gone(channel) // deleted while the bot was away: no event said so
+		}
 		if nonce == "" || !retryable(err) {
 			break
 		}
@@ -581,6 +584,12 @@ func (b *Bot) barred(channel string) bool {
 	return ok && time.Since(at) < barLife
 }
 
+// unknownChannel is Discord's 404 Unknown Channel: it was deleted.
+func unknownChannel(err error) bool {
+	var rest *discordgo.RESTError
+	return isUnknownMessage(err) && errors.As(err, &rest) && rest.Message != nil && rest.Message.Code == discordgo.ErrCodeUnknownChannel
+}
+
 // forbidden is Discord's 403: no permission to do that here.
 func forbidden(err error) bool {
 	var rest *discordgo.RESTError
@@ -598,6 +607,9 @@ func (b *Bot) edit(ctx context.Context, e *discordgo.MessageEdit) error {
 		}
 	}
 	_, err := b.s.RequestWithBucketID(http.MethodPatch, discordgo.EndpointChannelMessage(e.Channel, e.ID), e, discordgo.EndpointChannelMessage(e.Channel, ""), discordgo.WithContext(ctx))
+	if unknownChannel(err) {
+		b.gone(e.Channel)
+	}
 	return err
 }
 

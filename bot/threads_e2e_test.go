@@ -355,3 +355,23 @@ func TestGameClosesWhenItsChannelOrThreadIsDeleted(t *testing.T) {
 		}
 	})
 }
+
+// A channel deleted while the bot was down sends no event: the first post
+// there that answers 404 Unknown Channel closes its game, so its timers do
+// not go on posting into nothing.
+func TestGameClosesWhenItsChannelVanishedWhileTheBotWasDown(t *testing.T) {
+	h := newHarness(t)
+	duelTable(t, h, h.ch, 0)
+	h.stop()
+	h.fake.DeleteChannel(h.ch)
+	h.start()
+	before := h.fake.RESTCounts().NotFound
+	h.tick(11 * time.Minute) // the absent player's move, and its output
+	if g, _ := h.db.Game(h.ch); g != nil {
+		t.Fatalf("the game of the deleted channel is still %s", g.Status)
+	}
+	h.tick(8 * 24 * time.Hour)
+	if n := h.fake.RESTCounts().NotFound - before; n > 2 {
+		t.Fatalf("%d requests answered 404 after the channel was found gone", n)
+	}
+}

@@ -463,8 +463,14 @@ func (s *Server) getMember(c *call) {
 
 // channel resolves the {channel} path value.
 func (c *call) channel() *channel {
-	ch := c.s.channelLocked(c.r.PathValue("channel"))
-	if ch == nil {
+	id := c.r.PathValue("channel")
+	ch := c.s.channelLocked(id)
+	switch {
+	case ch == nil && c.s.deletedChannels[id]:
+		// Deleted by a member (DeleteChannel, DeleteThread): Discord's
+		// answer, not a bot's mistake, unless it is repeated (see NotFound).
+		c.refuse(http.StatusNotFound, 10003, "Unknown Channel", "deleted")
+	case ch == nil:
 		c.reject(http.StatusNotFound, 10003, "Unknown Channel", "")
 	}
 	return ch

@@ -110,6 +110,7 @@ type Server struct {
 	threadsBeforeKill               map[string]bool                            // see Killed
 	deletedByBot, deletedBeforeKill map[string]bool                            // message ids; see Killed
 	channelByID                     map[string]*channel                        // channels and threads: looked up on every request
+	deletedChannels                 map[string]bool                            // DeleteChannel, DeleteThread
 	commands                        map[string][]*discordgo.ApplicationCommand // by guild ID, "" = global
 	messages                        map[string]*message
 	history                         map[string][]*message // by channel, oldest first

@@ -421,14 +421,24 @@ func (s *Server) DeleteChannel(channelID string) {
 	s.threads = slices.DeleteFunc(s.threads, func(th *channel) bool {
 		if th.parentID == ch.id {
 			delete(s.channelByID, th.id)
+			s.markDeletedLocked(th.id)
 			return true
 		}
 		return false
 	})
 	delete(s.channelByID, ch.id)
+	s.markDeletedLocked(ch.id)
 	s.mu.Unlock()
 	s.emit(ev)
 	s.settle()
+}
+
+// markDeletedLocked remembers a deleted channel or thread.
+func (s *Server) markDeletedLocked(id string) {
+	if s.deletedChannels == nil {
+		s.deletedChannels = map[string]bool{}
+	}
+	s.deletedChannels[id] = true
 }
 
 // DeleteThread deletes a thread: the bot is told with THREAD_DELETE (its
@@ -446,6 +456,7 @@ func (s *Server) DeleteThread(threadID string) {
 	})
 	s.threads = slices.DeleteFunc(s.threads, func(c *channel) bool { return c == th })
 	delete(s.channelByID, th.id)
+	s.markDeletedLocked(th.id)
 	s.mu.Unlock()
 	s.emit(ev)
 	s.settle()
