@@ -222,7 +222,7 @@ func (b *Bot) cmdRemove(i *discordgo.Interaction, opts []*discordgo.ApplicationC
 	if err != nil {
 		return b.oops(err), nil
 	}
-	return tell("I play %s's seat now; they take it back by making a move.", rec.Seats[seat].Name), b.publisher(rec, out, 0)
+	return tell("I play %s's seat now; they take it back by pressing My hand or making a move.", rec.Seats[seat].Name), b.publisher(rec, out, 0)
 }
 
 // comeBack gives a seat the bot was playing back to its player, who has

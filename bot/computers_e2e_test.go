@@ -108,6 +108,33 @@ func TestHostRemovesAnAbsentPlayer(t *testing.T) {
 	}
 }
 
+// A player the host took out comes back by pressing My hand: the bot stops
+// playing their seat, and the game waits for their own moves again.
+func TestRemovedPlayerComesBackWithTheirHand(t *testing.T) {
+	h := newHarness(t, func(h *harness) { h.computerBeat = time.Hour }) // the bot's seat moves only when told
+	ann, bea := duelTable(t, h, h.ch, 0)
+	ann.Command(h.ch, "game", fakediscord.Sub("remove", fakediscord.UserOpt("player", bea)))
+	if s := h.record().Seats[1]; !s.Away || s.Computer == "" {
+		t.Fatalf("Bea's seat after /game remove: %+v", s)
+	}
+	r := bea.Click(h.table(), h.table().ButtonID("My hand"))
+	if r == nil || !r.Ephemeral || r.Message == nil {
+		t.Fatalf("My hand answered %+v", r)
+	}
+	rec := h.record()
+	if s := rec.Seats[1]; s.Away || s.Computer != "" || s.HandToken == "" {
+		t.Fatalf("Bea's seat after My hand: %+v", s)
+	}
+	if !strings.Contains(h.table().Text(), bea.Name+" is back") {
+		t.Fatalf("the table does not say Bea is back:\n%s", h.table().Text())
+	}
+	for key := range rec.Timers {
+		if strings.HasPrefix(key, "bot:cpu:1:") {
+			t.Fatalf("the bot still means to play Bea's seat: %v", rec.Timers)
+		}
+	}
+}
+
 // Computers don't role-play: a life game with markers refuses them; without
 // markers one plays a whole life beside a person.
 func TestComputersInLifeOnlyWithoutRolePlay(t *testing.T) {

@@ -126,7 +126,7 @@ func (b *Bot) onComponent(i *discordgo.Interaction, id customID) (reply, after) 
 		if no != nil {
 			return *no, nil
 		}
-		return b.showHand(i, rec), nil
+		return b.showHand(i, rec)
 	case "lobby":
 		return b.onLobby(i, id)
 	case "ask":
@@ -154,7 +154,7 @@ func (b *Bot) onCommand(i *discordgo.Interaction) (reply, after) {
 			}
 			return b.cmdNew(i, sub.Options[0].Name, sub.Options[0].Options)
 		case "hand":
-			return b.cmdHand(i), nil
+			return b.cmdHand(i)
 		case "table":
 			return b.cmdTable(i)
 		case "end":
@@ -290,31 +290,42 @@ func (b *Bot) channelGame(i *discordgo.Interaction) (*store.Game, *reply) {
 
 // showHand answers with the user's hand, only they see it, and remembers
 // the interaction so later moves can refresh it in place.
-func (b *Bot) showHand(i *discordgo.Interaction, rec *store.Game) reply {
+func (b *Bot) showHand(i *discordgo.Interaction, rec *store.Game) (reply, after) {
 	user, _ := who(i)
 	seat := rec.SeatOf(user)
 	switch {
 	case seat < 0:
-		return tell("You're not playing in this game; everything public is on the table.")
+		return tell("You're not playing in this game; everything public is on the table."), nil
 	case rec.Status == store.Lobby:
-		return tell("The game hasn't started yet. Once the host presses Start, press **My hand** on the table to see your cards.")
+		return tell("The game hasn't started yet. Once the host presses Start, press **My hand** on the table to see your cards."), nil
 	}
 	_, g, err := b.load(rec)
 	if err != nil {
-		return b.oops(err)
+		return b.oops(err), nil
 	}
 	m, err := b.handMsg(rec, g, seat, "")
 	if err != nil {
-		return b.oops(err)
+		return b.oops(err), nil
 	}
-	b.keepHand(rec, seat, i)
-	return private(m).hand(rec, seat, i)
+	if !rec.Seats[seat].Away {
+		b.keepHand(rec, seat, i)
+		return private(m).hand(rec, seat, i), nil
+	}
+	// A player the host took out takes their seat back by looking at their
+	// hand: the bot stops playing it, and the game waits for them.
+	comeBack(rec, seat)
+	b.rememberHand(rec, seat, i)
+	out, err := b.commit(rec, g, nil, []games.Event{games.Say("%s is back and plays their own seat again.", rec.Seats[seat].Name)}, nil, -1, shownNothing)
+	if err != nil {
+		return b.oops(err), nil
+	}
+	return private(m).hand(rec, seat, i), b.publisher(rec, out, 0)
 }
 
-func (b *Bot) cmdHand(i *discordgo.Interaction) reply {
+func (b *Bot) cmdHand(i *discordgo.Interaction) (reply, after) {
 	rec, no := b.channelGame(i)
 	if no != nil {
-		return *no
+		return *no, nil
 	}
 	return b.showHand(i, rec)
 }
