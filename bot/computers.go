@@ -173,6 +173,12 @@ func (b *Bot) lobbyMsg(rec *store.Game, rules games.Rules) msg {
 	return m
 }
 
+// isGMGame: seat 0 runs the game rather than plays it.
+func (b *Bot) isGMGame(rec *store.Game) bool {
+	r, _ := b.rules(rec.Kind)
+	return r.GM
+}
+
 // cmdRemove lets the host (or GM, or a moderator) take an absent player out
 // so the game never waits on them: in a game that lets people leave they
 // leave; otherwise the bot plays their seat — with the game's computer
@@ -198,8 +204,12 @@ func (b *Bot) cmdRemove(i *discordgo.Interaction, opts []*discordgo.ApplicationC
 	switch {
 	case seat < 0:
 		return tell("That member isn't playing in this game."), nil
-	case seat == 0:
-		return tell("The host's seat can't be handed over; end the game with /game end instead."), nil
+	case seat == 0 && b.isGMGame(rec):
+		return tell("The GM's seat runs the game and can't be handed over; end it with /game end instead."), nil
+	case seat == 0 && !canManage(i):
+		// A host who walked away can be taken out by a moderator, so that
+		// the game does not wait on them; not by themselves.
+		return tell("Only someone with Manage Channel can hand the host's seat to the bot; the host can end the game with /game end."), nil
 	case rec.Seats[seat].Computer != "":
 		return tell("%s's seat is already played by the bot.", rec.Seats[seat].Name), nil
 	}

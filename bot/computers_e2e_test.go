@@ -168,3 +168,34 @@ func playAlone(t *testing.T, h *harness, u *fakediscord.User, limit int) {
 		playOn(t, h, []*fakediscord.User{u})
 	}
 }
+
+// A host who walks away from Play the Hand You're Dealt (a role-play game,
+// whose turn timer only reminds) would hold the game for a week: a
+// moderator hands the host's seat to the bot, and the game goes on. Neither
+// the host nor a player may, and a GM's seat is never handed over.
+func TestModeratorHandsAnAbsentHostsSeatToTheBot(t *testing.T) {
+	h := newHarness(t, func(h *harness) { h.computerBeat = time.Nanosecond })
+	ann, bea := h.startedWith("life", "Ann", "Bea")
+	mod := h.fake.AddAdmin("Mo")
+	if w := h.record().Waiting; len(w) != 1 || w[0] != 0 {
+		t.Fatalf("waiting for %v; want the host to begin", w)
+	}
+	remove := func(u *fakediscord.User) *fakediscord.Reply {
+		return u.Command(h.ch, "game", fakediscord.Sub("remove", fakediscord.UserOpt("player", ann)))
+	}
+	mustRefuse(t, remove(bea), "Only the host")
+	mustRefuse(t, remove(ann), "Only someone with Manage Channel can hand the host's seat")
+	if r := remove(mod); r == nil || !strings.Contains(r.Content, "I play Ann's seat") {
+		t.Fatalf("the moderator's /game remove answered %+v", r)
+	}
+	h.tick(time.Second) // the bot's turn for the seat
+	if w := h.record().Waiting; len(w) != 1 || w[0] != 1 {
+		t.Fatalf("waiting for %v after the bot played the host's seat; want Bea", w)
+	}
+}
+
+func TestGMsSeatIsNeverHandedOver(t *testing.T) {
+	h := newHarness(t)
+	gm, _ := h.startedWith("improv", "Gia", "Bo")
+	mustRefuse(t, h.fake.AddAdmin("Mo").Command(h.ch, "game", fakediscord.Sub("remove", fakediscord.UserOpt("player", gm))), "The GM's seat runs the game")
+}
