@@ -310,11 +310,10 @@ func (b *Bot) mayEnd(i *discordgo.Interaction, rec *store.Game) *reply {
 
 // runner names who runs the game: "host, Ann" or "GM, Ann".
 func (b *Bot) runner(rec *store.Game) string {
-	role := "host"
-	if rules, _ := b.rules(rec.Kind); rules.GM {
-		role = "GM"
+	if b.isGMGame(rec) {
+		return "GM, " + rec.Seats[0].Name
 	}
-	return role + ", " + rec.Seats[0].Name
+	return "host, " + rec.Seats[0].Name
 }
 
 // openLobby saves a new lobby and returns the follow-up that posts it. The

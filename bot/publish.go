@@ -580,8 +580,7 @@ const barLife = 10 * time.Minute
 
 // barred tells whether posting in channel answered 403 within barLife.
 func (b *Bot) barred(channel string) bool {
-	at, ok := b.bars.when(channel)
-	return ok && time.Since(at) < barLife
+	return b.bars.fresh(channel, barLife)
 }
 
 // unknownChannel is Discord's 404 Unknown Channel: it was deleted.
@@ -871,6 +870,12 @@ func (t *tokens) when(token string) (time.Time, bool) {
 	defer t.mu.Unlock()
 	at, ok := t.at[t.key(token)]
 	return epoch.Add(at), ok
+}
+
+// fresh tells whether token was taken less than d ago.
+func (t *tokens) fresh(token string, d time.Duration) bool {
+	at, ok := t.when(token)
+	return ok && time.Since(at) < d
 }
 
 func (t *tokens) has(token string) bool {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"slices"
 	"sort"
-	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -241,7 +240,7 @@ func (b *Bot) unreact(rec *store.Game, ref, emoji, user string) {
 		return
 	}
 	where := postsIn(rec, posts)
-	if at, ok := b.unmanaged.when(where); ok && time.Since(at) < barLife {
+	if b.unmanaged.fresh(where, barLife) {
 		return
 	}
 	if err := b.s.MessageReactionRemove(where, posts.Refs[ref], emoji, user, discordgo.WithContext(b.jobCtx(rec.Channel))); err != nil {
