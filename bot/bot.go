@@ -96,8 +96,8 @@ func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (
 	}
 	b.startedAt = b.now()
 	s.AddHandler(b.onReady)
-	s.AddHandler(func(_ *discordgo.Session, c *discordgo.ChannelDelete) { b.gone(c.ID) })
-	s.AddHandler(func(_ *discordgo.Session, t *discordgo.ThreadDelete) { b.gone(t.ID) })
+	s.AddHandler(func(_ *discordgo.Session, c *discordgo.ChannelDelete) { b.vanished(c.ID) })
+	s.AddHandler(func(_ *discordgo.Session, t *discordgo.ThreadDelete) { b.vanished(t.ID) })
 	s.AddHandler(func(_ *discordgo.Session, r *discordgo.MessageReactionAdd) {
 		ch, _ := b.home(r.ChannelID)
 		b.lanes.accept(ch, func() {

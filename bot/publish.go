@@ -291,7 +291,7 @@ func (p *pub) run() {
 			if b.dies("story") {
 				return
 			}
-			if _, err := b.send(p.ctx, p.where(), textMsg("%s", text).send(), p.storyNonce()); err != nil && !errors.Is(err, errBarred) {
+			if _, err := b.send(p.ctx, p.where(), textMsg("%s", text).send(), p.storyNonce()); err != nil && !errors.Is(err, errBarred) && !errors.Is(err, errChannelGone) {
 				b.log.Warn("post narration", "game", rec.ID, "err", err)
 			}
 			below = true
@@ -533,6 +533,9 @@ func (b *Bot) send(ctx context.Context, channel string, m *discordgo.MessageSend
 	if b.barred(channel) {
 		return "", errBarred
 	}
+	if b.dead.has(channel) {
+		return "", errChannelGone
+	}
 	body := struct {
 		*discordgo.MessageSend
 		Nonce        string `json:"nonce,omitempty"`
@@ -560,7 +563,7 @@ func (b *Bot) send(ctx context.Context, channel string, m *discordgo.MessageSend
 			b.bars.take(channel)
 		}
 		if unknownChannel(err) {
-			b.gone(channel) // deleted while the bot was away: no event said so
+			b.vanished(channel) // deleted while the bot was away: no event said so
 		}
 		if nonce == "" || !retryable(err) {
 			break
@@ -568,6 +571,17 @@ func (b *Bot) send(ctx context.Context, channel string, m *discordgo.MessageSend
 		time.Sleep(time.Duration(attempt+1) * 50 * time.Millisecond)
 	}
 	return "", err
+}
+
+// errChannelGone: the channel answered 404 Unknown Channel lately.
+var errChannelGone = errors.New("the channel was deleted (Discord answered 404 Unknown Channel)")
+
+// vanished closes the game of a channel that answered 404 Unknown Channel,
+// and, before that is done on the game's lane, stops every other post or
+// edit already on its way there: each would be one more 404.
+func (b *Bot) vanished(channel string) {
+	b.dead.take(channel)
+	b.gone(channel)
 }
 
 // errBarred: the bot may not post in the channel, as Discord said lately.
@@ -598,6 +612,9 @@ func forbidden(err error) bool {
 // edit changes a channel message. The edited message Discord sends back
 // is never used, so it is not decoded (ChannelMessageEditComplex would).
 func (b *Bot) edit(ctx context.Context, e *discordgo.MessageEdit) error {
+	if b.dead.has(e.Channel) {
+		return errChannelGone
+	}
 	if e.Embeds != nil {
 		for _, em := range *e.Embeds {
 			if em.Type == "" {
@@ -607,7 +624,7 @@ func (b *Bot) edit(ctx context.Context, e *discordgo.MessageEdit) error {
 	}
 	_, err := b.s.RequestWithBucketID(http.MethodPatch, discordgo.EndpointChannelMessage(e.Channel, e.ID), e, discordgo.EndpointChannelMessage(e.Channel, ""), discordgo.WithContext(ctx))
 	if unknownChannel(err) {
-		b.gone(e.Channel)
+		b.vanished(e.Channel)
 	}
 	return err
 }
