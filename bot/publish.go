@@ -650,6 +650,9 @@ func retrying(tries int, wait time.Duration, f func() error) error {
 // again on a 5xx or a lost response: a table left behind keeps buttons. A
 // 404 means it is gone already.
 func (b *Bot) remove(ctx context.Context, channel, id string) {
+	if b.dead.has(channel) {
+		return // and the message with it
+	}
 	err := b.retry(func() error { return b.s.ChannelMessageDelete(channel, id, discordgo.WithContext(ctx)) })
 	if err != nil && !isUnknownMessage(err) {
 		b.log.Warn("delete message", "message", id, "err", err)
