@@ -622,11 +622,37 @@ func (b *Bot) edit(ctx context.Context, e *discordgo.MessageEdit) error {
 			}
 		}
 	}
-	_, err := b.s.RequestWithBucketID(http.MethodPatch, discordgo.EndpointChannelMessage(e.Channel, e.ID), e, discordgo.EndpointChannelMessage(e.Channel, ""), discordgo.WithContext(ctx))
+	patch := func() error {
+		_, err := b.s.RequestWithBucketID(http.MethodPatch, discordgo.EndpointChannelMessage(e.Channel, e.ID), e, discordgo.EndpointChannelMessage(e.Channel, ""), discordgo.WithContext(ctx))
+		return err
+	}
+	err := patch()
+	if archivedThread(err) && b.unarchive(ctx, e.Channel) {
+		err = patch()
+	}
 	if unknownChannel(err) {
 		b.vanished(e.Channel)
 	}
 	return err
+}
+
+// archivedThread is Discord's refusal to change anything in an archived
+// thread: a game's thread archives itself after a week without a message
+// (an Improv campaign between sessions), and a restart forgets that it did.
+func archivedThread(err error) bool {
+	var rest *discordgo.RESTError
+	return errors.As(err, &rest) && rest.Message != nil && rest.Message.Code == discordgo.ErrCodePerformedOperationOnArchivedThread
+}
+
+// unarchive reopens an archived thread of the bot's, so its table can be
+// edited again; it tells whether that worked.
+func (b *Bot) unarchive(ctx context.Context, thread string) bool {
+	no := false
+	_, err := b.s.ChannelEdit(thread, &discordgo.ChannelEdit{Archived: &no}, discordgo.WithContext(ctx))
+	if err != nil {
+		b.log.Warn("unarchive thread", "thread", thread, "err", err)
+	}
+	return err == nil
 }
 
 // retry repeats an idempotent request (an edit) that met Discord's own

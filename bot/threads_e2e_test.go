@@ -376,3 +376,70 @@ func TestGameClosesWhenItsChannelVanishedWhileTheBotWasDown(t *testing.T) {
 		t.Fatalf("%d requests answered 404 after the channel was found gone", n)
 	}
 }
+
+// A game's thread archives itself after a week without a message (an
+// Improv campaign rests between sessions). The table must still change
+// when play resumes from the parent channel: the bot reopens the thread
+// when Discord refuses the edit, and edits again.
+func TestTableInArchivedThreadIsStillDrawn(t *testing.T) {
+	h := newHarness(t, withThreads)
+	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
+	openIn(t, h, "improv", []*fakediscord.User{ann, bea})
+	th := threadOf(t, h)
+	h.tick(time.Hour) // the reminder
+	h.tick(8 * 24 * time.Hour)
+	if !h.fake.Archived(th.ID) {
+		t.Fatal("the fake did not archive a thread idle for 8 days")
+	}
+	before := h.table().Text()
+	r := ann.Command(h.ch, "game", fakediscord.Sub("hand")) // the GM's hand, from the parent channel
+	if r == nil || r.Message == nil {
+		t.Fatalf("/game hand answered %+v", r)
+	}
+	id := r.Message.ButtonID("Open a conflict")
+	if id == "" {
+		t.Fatalf("no Open a conflict on the GM's hand:\n%s", r.Message.Text())
+	}
+	ann.Click(r.Message, id)
+	h.bot.Idle()
+	if after := h.table().Text(); after == before {
+		t.Fatalf("the table in the archived thread was not redrawn:\n%s", after)
+	}
+	if h.fake.Archived(th.ID) {
+		t.Fatal("the thread is still archived")
+	}
+	if n := h.fake.ArchivedRefusals(); n != 1 {
+		t.Fatalf("%d requests refused in the archived thread, want the one edit that found it", n)
+	}
+}
+
+// The bot is down across the week mark: on restart, the idle close edits
+// the table of a thread that archived meanwhile, and its buttons go.
+func TestIdleCloseReachesAnArchivedThread(t *testing.T) {
+	h := newHarness(t, withThreads)
+	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
+	openIn(t, h, "life", []*fakediscord.User{ann, bea})
+	th := threadOf(t, h)
+	h.tick(time.Hour) // the reminder, and the table below it
+	table := h.tableID()
+	h.stop()
+	h.advance(7*24*time.Hour + 2*time.Hour)
+	h.start()
+	h.tick(0)
+	h.bot.Idle()
+	if g, _ := h.db.Game(h.ch); g != nil {
+		t.Fatalf("the idle game is still %s", g.Status)
+	}
+	if h.fake.Archived(th.ID) {
+		t.Fatal("the thread is still archived")
+	}
+	m := h.fake.Message(th.ID, table)
+	if m == nil {
+		t.Fatal("the table is gone")
+	}
+	for _, b := range m.Buttons() {
+		if !b.Disabled {
+			t.Fatalf("the closed table keeps its button %q:\n%s", b.Label, m.Text())
+		}
+	}
+}

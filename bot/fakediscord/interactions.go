@@ -385,7 +385,7 @@ func (s *Server) getWebhookMessage(c *call) {
 
 func (s *Server) editWebhookMessage(c *call) {
 	_, m := c.webhookMessage()
-	if m == nil {
+	if m == nil || (!m.ephemeral && c.rejectArchived(m.channelID, "edit of message "+m.id)) {
 		return
 	}
 	if p, ok := c.message(); ok && s.editLocked(c, m, p, "") {

@@ -153,7 +153,7 @@ func (s *Server) clearLocked(m *message, emoji string) event {
 // reactionTarget is the message and emoji a reaction route names.
 func (c *call) reactionTarget() (*message, string, bool) {
 	m := c.channelMessage()
-	if m == nil {
+	if m == nil || (c.r.Method != http.MethodGet && c.rejectArchived(m.channelID, "reaction on message "+m.id)) {
 		return nil, "", false
 	}
 	emoji, ok := c.reactionEmoji()

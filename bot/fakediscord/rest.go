@@ -134,6 +134,7 @@ func (s *Server) routes() http.Handler {
 	handle("GET /guilds/{guild}/channels", s.getGuildChannels)
 	handle("GET /guilds/{guild}/members/{user}", s.getMember)
 	handle("GET /channels/{channel}", s.getChannel)
+	handle("PATCH /channels/{channel}", s.editChannel)
 
 	handle("GET /channels/{channel}/messages", s.listMessages)
 	handle("POST /channels/{channel}/messages", s.createMessage)
@@ -786,6 +787,9 @@ func (s *Server) editMessage(c *call) {
 	if m.system() {
 		// The bot is the author of the THREAD_CREATED messages of its threads.
 		c.reject(http.StatusBadRequest, 50021, "Cannot execute action on a system message", fmt.Sprintf("message %s is of type %d", m.id, m.kind))
+		return
+	}
+	if c.rejectArchived(m.channelID, "edit of message "+m.id) {
 		return
 	}
 	p, ok := c.message()

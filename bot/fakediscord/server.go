@@ -109,6 +109,7 @@ type Server struct {
 	threads                         []*channel
 	threadsBeforeKill               map[string]bool                            // see Killed
 	deletedByBot, deletedBeforeKill map[string]bool                            // message ids; see Killed
+	archivedRefusals                int                                        // requests refused in archived threads
 	channelByID                     map[string]*channel                        // channels and threads: looked up on every request
 	deletedChannels                 map[string]bool                            // DeleteChannel, DeleteThread
 	commands                        map[string][]*discordgo.ApplicationCommand // by guild ID, "" = global
@@ -181,6 +182,8 @@ type channel struct {
 	members           []string
 	messageCount      int
 	lastMessageID     string
+	activeAt          time.Time // the last message sent, unarchive or interaction
+	archived          bool      // archived by request (PATCH), not by idling
 }
 
 // Reporter is what the fake needs from its user: where to report what real

@@ -4,14 +4,21 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 )
 
 // Threads. A thread is a channel of its own (type 11 public, 12 private)
 // under a text channel: messages, reactions and interactions work in it as
-// in any channel, and Messages(threadID) lists its messages. Threads are
-// never archived by the fake.
+// in any channel, and Messages(threadID) lists its messages.
+//
+// As on Discord, a thread archives itself once nothing happened in it for
+// its auto_archive_duration: in an archived thread messages cannot be
+// edited (400, code 50083) and reactions cannot be changed. Sending a
+// message, or PATCH /channels/{thread} with archived false, unarchives it;
+// so does a user's click on one of its buttons (the client unarchives the
+// thread before it sends the interaction).
 
 const (
 	threadPublic  = int(discordgo.ChannelTypeGuildPublicThread)
@@ -187,7 +194,8 @@ func (s *Server) threadWireLocked(th *channel) wireThread {
 		RateLimitPerUser: th.rateLimit, MessageCount: th.messageCount, MemberCount: min(len(th.members), 50),
 		TotalMessageSent: th.messageCount,
 		ThreadMetadata: wireThreadMeta{
-			ArchiveTimestamp: timestamp(th.created), AutoArchiveDuration: th.autoArchive, CreateTimestamp: timestamp(th.created),
+			Archived:         s.archivedLocked(th),
+			ArchiveTimestamp: timestamp(th.activeAt), AutoArchiveDuration: th.autoArchive, CreateTimestamp: timestamp(th.created),
 		},
 	}
 	if th.lastMessageID != "" {
@@ -324,6 +332,7 @@ func (s *Server) newThreadLocked(parent *channel, id string, kind int, p *thread
 		id: id, name: *p.Name, kind: kind, parentID: parent.id, ownerID: s.bot.ID, guild: parent.guild,
 		created: s.nowLocked(), autoArchive: 4320, invitable: true,
 	}
+	th.activeAt = th.created
 	if p.AutoArchiveDuration != nil {
 		th.autoArchive = *p.AutoArchiveDuration
 	}
@@ -399,6 +408,7 @@ func (s *Server) noteThreadMessageLocked(m *message) {
 	}
 	th.messageCount++
 	th.lastMessageID = m.id
+	th.activeAt, th.archived = s.nowLocked(), false
 	th.joinLocked(m.author.ID)
 	for _, id := range m.mentions {
 		th.joinLocked(id)
@@ -460,4 +470,92 @@ func (s *Server) DeleteThread(threadID string) {
 	s.mu.Unlock()
 	s.emit(ev)
 	s.settle()
+}
+
+// archivedLocked tells whether ch is an archived thread: archived by
+// request, or idle for its auto_archive_duration.
+func (s *Server) archivedLocked(ch *channel) bool {
+	if ch == nil || ch.kind == 0 {
+		return false
+	}
+	return ch.archived || s.nowLocked().Sub(ch.activeAt) >= time.Duration(ch.autoArchive)*time.Minute
+}
+
+// ArchivedRefusals counts the requests refused because their thread was
+// archived.
+func (s *Server) ArchivedRefusals() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.archivedRefusals
+}
+
+// Archived tells whether a thread is archived now.
+func (s *Server) Archived(threadID string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.archivedLocked(s.channelLocked(threadID))
+}
+
+// touchLocked is activity in a thread that unarchives it.
+func (s *Server) touchLocked(channelID string) {
+	if th := s.channelLocked(channelID); th != nil && th.kind != 0 {
+		th.activeAt, th.archived = s.nowLocked(), false
+	}
+}
+
+// rejectArchived refuses what an archived thread does not allow. A bot
+// cannot always know a thread archived (after a restart nothing said so),
+// so the refusal is Discord's answer to a correct bot too, not a failure;
+// ArchivedRefusals counts them.
+func (c *call) rejectArchived(channelID, what string) bool {
+	th := c.s.channelLocked(channelID)
+	if !c.s.archivedLocked(th) {
+		return false
+	}
+	c.s.archivedRefusals++
+	c.refuse(http.StatusBadRequest, 50083, "Thread is archived",
+		fmt.Sprintf("%s in thread %s, idle since %s", what, channelID, th.activeAt.Format(time.RFC3339)))
+	return true
+}
+
+// editChannel serves PATCH /channels/{channel}, for threads only: the bot
+// has no Manage Channels on text channels. It may archive or unarchive a
+// thread it may post in (an unlocked one).
+func (s *Server) editChannel(c *call) {
+	ch := c.channel()
+	if ch == nil {
+		return
+	}
+	if ch.kind == 0 {
+		c.refuse(http.StatusForbidden, 50013, "Missing Permissions", "the bot may not edit text channel "+ch.id)
+		return
+	}
+	var p struct {
+		Archived            *bool `json:"archived"`
+		AutoArchiveDuration *int  `json:"auto_archive_duration"`
+	}
+	if !c.decode(&p) {
+		return
+	}
+	if s.postingDeniedLocked(ch.id) {
+		c.refuse(http.StatusForbidden, 50013, "Missing Permissions", "DenyPosting: the bot may not unarchive "+ch.id)
+		return
+	}
+	if d := p.AutoArchiveDuration; d != nil {
+		if !slices.Contains([]int{60, 1440, 4320, 10080}, *d) {
+			var errs formErrors
+			errs.add("auto_archive_duration", "BASE_TYPE_CHOICES", "Value must be one of {60, 1440, 4320, 10080}.")
+			c.invalid(errs)
+			return
+		}
+		ch.autoArchive = *d
+	}
+	if p.Archived != nil {
+		if *p.Archived {
+			ch.archived = true
+		} else {
+			s.touchLocked(ch.id)
+		}
+	}
+	c.ok(s.channelObjectLocked(ch))
 }

@@ -81,6 +81,7 @@ func (u *User) act(soft bool, build func() (*interaction, any, bool)) (*Reply, e
 		s.mu.Unlock()
 		return nil, err
 	}
+	s.touchLocked(it.channelID) // the client unarchives a thread first
 	it.id, it.user = s.newIDLocked(), u
 	it.token = interactionToken(it.id)
 	it.done, it.issuedAt, it.sentAt = make(chan struct{}), s.nowLocked(), time.Now()
@@ -461,6 +462,8 @@ func (u *User) react(soft bool, m *Message, emoji string, add bool) error {
 			s.failLocked(fmt.Sprintf("%s: react on ephemeral message %s: ephemeral messages take no reactions", u.Name, msg.id))
 		case !isEmoji(emoji):
 			s.failLocked(fmt.Sprintf("%s: react with %q, which is not a unicode emoji", u.Name, emoji))
+		case s.archivedLocked(s.channelLocked(msg.channelID)):
+			s.failLocked(fmt.Sprintf("%s: react on message %s: its thread is archived", u.Name, msg.id))
 		case add && msg.reaction(emoji) == nil && len(msg.reactions) >= maxReactions:
 			s.failLocked(fmt.Sprintf("%s: react on message %s: it already has %d different reactions", u.Name, msg.id, maxReactions))
 		default:
