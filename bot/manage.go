@@ -41,7 +41,7 @@ func (b *Bot) cmdTable(i *discordgo.Interaction) (reply, after) {
 		}
 		cur, open := b.latest(rec.Channel, rec.ID)
 		now, err := b.db.Posts(rec.ID)
-		if open && cur.ID == rec.ID && err == nil && now.Table == was {
+		if answered && open && cur.ID == rec.ID && err == nil && now.Table == was { // an unanswered token has no @original
 			b.amend(i, "I couldn't post the table here. Please check that I may send messages in this channel.")
 		}
 	}
