@@ -240,7 +240,14 @@ func (b *Bot) flushTable(channel string) {
 		// messages and hands went out with them. The last one's key makes
 		// the nonces; it created no message itself.
 		out := &store.Output{Game: last.Game, Channel: last.Channel, Version: last.Version, Key: last.Key}
-		p := &pub{ctx: b.jobCtx(channel), b: b, rec: rec, g: g, open: open, posts: posts, out: out, flush: true}
+		p := &pub{ctx: b.jobCtx(channel), b: b, rec: rec, g: g, open: open, posts: posts, out: out, flush: true,
+			toldBefore: toldBy(posts, out.Key)}
+		p.onTold = func() {
+			for _, o := range owed[:len(owed)-1] {
+				b.finish(o.out, o.record)
+			}
+			owed = owed[len(owed)-1:]
+		}
 		p.run()
 		drew = p.record
 	}

@@ -102,7 +102,8 @@ func (b *Bot) publishAs(channel string, out *store.Output, shown int, replay boo
 	if b.dies("begin") {
 		return
 	}
-	p := &pub{ctx: b.jobCtx(channel), b: b, rec: rec, g: g, open: open, posts: posts, out: out, replay: replay && open && rec.Status == store.Playing}
+	p := &pub{ctx: b.jobCtx(channel), b: b, rec: rec, g: g, open: open, posts: posts, out: out, replay: replay && open && rec.Status == store.Playing,
+		toldBefore: toldBy(posts, out.Key)}
 	if shown > p.posts.Drawn {
 		p.note(func(ps *store.Posts) { ps.Drawn = max(ps.Drawn, shown) })
 	}
@@ -178,16 +179,19 @@ func (b *Bot) finish(out *store.Output, f func(*store.Posts)) {
 
 // pub is one output job under way.
 type pub struct {
-	ctx    context.Context // the output job's (withSlot)
-	b      *Bot
-	rec    *store.Game // the latest committed record
-	g      games.Game  // its state, nil for a lobby or an unreadable one
-	open   bool
-	posts  *store.Posts
-	out    *store.Output
-	told   int // story messages created so far, for nonces
-	notes  []func(*store.Posts)
-	record func(*store.Posts)
+	ctx   context.Context // the output job's (withSlot)
+	b     *Bot
+	rec   *store.Game // the latest committed record
+	g     games.Game  // its state, nil for a lobby or an unreadable one
+	open  bool
+	posts *store.Posts
+	out   *store.Output
+	told  int // story steps so far (a message, or the old table edited into one), for nonces
+	// toldBefore: story steps a crashed run of this job already took.
+	toldBefore int
+	onTold     func() // a flush: marks the outputs it tells done (storyTold)
+	notes      []func(*store.Posts)
+	record     func(*store.Posts)
 
 	// replay: output owed from before a restart, of a game still playing.
 	// The process that began it may have posted its table (a ping or a
@@ -201,6 +205,30 @@ type pub struct {
 	flush     bool // drawing a table edit put off: draw it now
 	putOff    bool // the table edit (and story) is put off (see owe)
 	tookStory bool // it tells the story earlier outputs put off
+}
+
+// keep notes f and records it at once. It is for a message just created:
+// a replay after a crash then edits it instead of creating it again, which
+// the nonce prevents only while Discord remembers it (a few minutes).
+func (p *pub) keep(f func(*store.Posts)) {
+	p.note(f)
+	if err := p.b.db.SetPosts(p.rec.ID, p.out.Channel, f); err != nil {
+		p.b.log.Warn("record message", "game", p.rec.ID, "err", err)
+	}
+}
+
+// sweep deletes the messages a crashed job replaced but did not delete.
+func (p *pub) sweep() {
+	stale := slices.Clone(p.posts.Stale)
+	if len(stale) == 0 {
+		return
+	}
+	for _, id := range stale {
+		p.b.remove(p.ctx, p.where(), id)
+	}
+	p.keep(func(ps *store.Posts) {
+		ps.Stale = slices.DeleteFunc(ps.Stale, func(id string) bool { return slices.Contains(stale, id) })
+	})
 }
 
 func (p *pub) note(f func(*store.Posts)) {
@@ -225,10 +253,55 @@ func (p *pub) nonce(what string) string {
 	return fmt.Sprintf("o%s.%s.%s", strconv.FormatUint(store.OutputSeq(p.out.Key), 36), what, p.rec.ID[:4])
 }
 
-// storyNonce is the nonce of the job's next story message.
-func (p *pub) storyNonce() string {
+// storyTold marks done, once the story is out, the outputs whose story
+// was put off and told by this job: a crash from here must not replay
+// their story a second time (this job's own steps are in Posts.Told).
+func (p *pub) storyTold() {
+	if p.b.killed.Load() {
+		return
+	}
+	if p.tookStory {
+		p.b.finishOwed(p.rec.Channel)
+		p.tookStory = false
+	}
+	if p.onTold != nil {
+		p.onTold()
+		p.onTold = nil
+	}
+}
+
+// step begins the job's next story step and tells whether a crashed run
+// of the job took it already.
+func (p *pub) step() (done bool) {
 	p.told++
-	return p.nonce("s" + strconv.Itoa(p.told))
+	return p.told <= p.toldBefore
+}
+
+// storyNonce is the nonce of the current story step's message.
+func (p *pub) storyNonce() string { return p.nonce("s" + strconv.Itoa(p.told)) }
+
+// stepTaken records the current story step as taken, with f.
+func (p *pub) stepTaken(f func(*store.Posts)) {
+	if p.out.Key == "" {
+		return
+	}
+	told := p.out.Key + " " + strconv.Itoa(p.told)
+	p.keep(func(ps *store.Posts) {
+		ps.Told = told
+		if f != nil {
+			f(ps)
+		}
+	})
+}
+
+// toldBy is how many story steps of output key posts records as taken.
+func toldBy(posts *store.Posts, key string) int {
+	k, n, ok := strings.Cut(posts.Told, " ")
+	if !ok || k != key || key == "" {
+		return 0
+	}
+	told, _ := strconv.Atoi(n)
+	return told
 }
 
 // olderID says whether message id a was created before b: Discord's ids
@@ -282,6 +355,7 @@ func (p *pub) render() (msg, bool) {
 // with nothing to say edits the table in place, once.
 func (p *pub) run() {
 	b, rec := p.b, p.rec
+	p.sweep() // what a crashed job left
 	seats := p.pingSeats()
 	story := b.lanes.tables.takeStory(rec.Channel) // put off by earlier moves: it comes first
 	p.tookStory = len(story) > 0
@@ -291,10 +365,17 @@ func (p *pub) run() {
 			if b.dies("story") {
 				return
 			}
-			if _, err := b.send(p.ctx, p.where(), textMsg("%s", text).send(), p.storyNonce()); err != nil && !errors.Is(err, errBarred) && !errors.Is(err, errChannelGone) {
-				b.log.Warn("post narration", "game", rec.ID, "err", err)
-			}
 			below = true
+			if p.step() {
+				continue
+			}
+			if _, err := b.send(p.ctx, p.where(), textMsg("%s", text).send(), p.storyNonce()); err != nil {
+				if !errors.Is(err, errBarred) && !errors.Is(err, errChannelGone) {
+					b.log.Warn("post narration", "game", rec.ID, "err", err)
+				}
+			} else {
+				p.stepTaken(nil)
+			}
 		}
 	}
 	for i, e := range p.out.Events {
@@ -335,17 +416,24 @@ func (p *pub) run() {
 		if b.dies("story") {
 			return
 		}
+		if p.step() {
+			continue
+		}
 		if n == 0 && old != "" && !below {
 			err := b.retry(func() error { return b.edit(p.ctx, textMsg("%s", text).edit(p.where(), old)) })
 			if err == nil {
-				old = "" // it is the story now
+				old = "" // it is the story now, no table a replay may edit
+				p.stepTaken(func(ps *store.Posts) { ps.Table = "" })
 				continue
 			}
 		}
 		if _, err := b.send(p.ctx, p.where(), textMsg("%s", text).send(), p.storyNonce()); err != nil {
 			b.log.Warn("post narration", "game", rec.ID, "err", err)
+		} else {
+			p.stepTaken(nil)
 		}
 	}
+	p.storyTold()
 	if len(seats) > 0 {
 		m.content, m.mentions = p.pingLine(seats), seatUsers(rec, seats)
 	}
@@ -362,15 +450,30 @@ func (p *pub) run() {
 	}
 	if err != nil {
 		b.log.Warn("post table", "game", rec.ID, "err", err)
+		if storied := p.posts.Table == "" && was != ""; storied {
+			// The old table tells the story now, and no table came below
+			// it: it stays the table, drawn in place (over the story)
+			// until the bot may post again.
+			p.keep(func(ps *store.Posts) { ps.Table = was })
+		}
 		return
 	}
 	b.lanes.tables.drawn(rec.Channel)
+	var stale []string
 	for _, gone := range []string{old, p.posts.Ping} {
 		if gone != "" && gone != posted {
-			b.remove(p.ctx, p.where(), gone)
+			stale = append(stale, gone)
 		}
 	}
-	p.note(func(ps *store.Posts) { ps.Table, ps.Drawn, ps.Ping = posted, max(ps.Drawn, version), "" })
+	p.keep(func(ps *store.Posts) {
+		ps.Table, ps.Drawn, ps.Ping = posted, max(ps.Drawn, version), ""
+		for _, id := range stale {
+			if !slices.Contains(ps.Stale, id) {
+				ps.Stale = append(ps.Stale, id)
+			}
+		}
+	})
+	p.sweep()
 }
 
 // inPlace edits the table message to m, unless it already shows this
@@ -405,7 +508,7 @@ func (p *pub) inPlace(m msg, version int) {
 		b.log.Warn("post table", "game", rec.ID, "err", err)
 		return
 	}
-	p.note(func(ps *store.Posts) { ps.Table, ps.Drawn = posted, max(ps.Drawn, version) })
+	p.keep(func(ps *store.Posts) { ps.Table, ps.Drawn = posted, max(ps.Drawn, version) })
 }
 
 // owned posts a game message the first time its ref is seen, and edits it
@@ -442,7 +545,7 @@ func (p *pub) owned(e games.Event, i int) bool {
 		return false
 	}
 	ref, emoji := e.Ref, e.Emoji
-	p.note(func(ps *store.Posts) {
+	p.keep(func(ps *store.Posts) {
 		if ps.Refs == nil {
 			ps.Refs = map[string]string{}
 		}

@@ -120,6 +120,13 @@ type Posts struct {
 	// Result is the message that tells the channel how a game in a thread
 	// ended.
 	Result string `json:"result,omitempty"`
+	// Stale are messages replaced by a newer table (the old table, a turn
+	// ping), recorded with it and deleted next: a crash in between leaves
+	// them to the next output to delete.
+	Stale []string `json:"stale,omitempty"`
+	// Told is "<output key> <n>": the first n story messages of that
+	// output are out, so a replay of it does not tell them again.
+	Told string `json:"told,omitempty"`
 }
 
 // RefOf returns the game ref of a message id, if it is one of the game's.
