@@ -141,25 +141,39 @@ func (b *Bot) onLobby(i *discordgo.Interaction, id customID) (reply, after) {
 		if user != rec.Host && !canManage(i) {
 			return tell("Only the host or someone with Manage Channel can cancel this lobby."), nil
 		}
-		if err := b.db.End(rec, "been cancelled", nil); err != nil {
+		// The ending owes the closed lobby message, as any ending does: if
+		// the answer that closes it never reaches Discord (a kill before
+		// it, or a callback failing until the 3 s pass), the output draws
+		// it, now or replayed after a restart; else the lobby would keep
+		// its buttons for ever.
+		out := &store.Output{Game: rec.ID, Channel: rec.Channel, Version: rec.Version, Closed: fmt.Sprintf("%s cancelled this lobby.", name)}
+		if err := b.db.Commit(rec, nil, out, &store.Ending{How: "been cancelled"}); err != nil {
 			return b.oops(err), nil
 		}
-		return update(closedLobby(rules, fmt.Sprintf("%s cancelled this lobby.", name))), nil
+		publish := b.publisher(rec, out, 0)
+		return update(closedLobby(rules, out.Closed)), func(answered bool) {
+			if answered {
+				b.finish(out, nil) // the answer drew the closed lobby: nothing to redo
+				return
+			}
+			publish(false)
+		}
 	}
+	// The change owes a redraw of the lobby, committed with it: an answer
+	// that never reaches Discord is made up for by the output, now or
+	// replayed after a restart. An answer Discord took drew this version
+	// itself (shown), and the output then asks Discord for nothing.
 	rec.Version++
+	out := &store.Output{Game: rec.ID, Channel: rec.Channel, Version: rec.Version}
+	if err := b.db.Commit(rec, nil, out, nil); err != nil {
+		return b.oops(err), nil
+	}
 	if i.Type != discordgo.InteractionMessageComponent {
 		// A command (/game leave) has no lobby message to update in its
 		// answer: the answer is private, and the output lane redraws the lobby.
-		out := &store.Output{Game: rec.ID, Channel: rec.Channel, Version: rec.Version}
-		if err := b.db.Commit(rec, nil, out, nil); err != nil {
-			return b.oops(err), nil
-		}
 		return tell("You've left the lobby of %s.", rules.Name), b.publisher(rec, out, 0)
 	}
-	if err := b.db.Save(rec); err != nil {
-		return b.oops(err), nil
-	}
-	return update(b.lobbyMsg(rec, rules)), nil
+	return update(b.lobbyMsg(rec, rules)), b.publisher(rec, out, rec.Version)
 }
 
 // joinRunning seats someone in a game that lets people join while it runs.
