@@ -361,7 +361,7 @@ func (b *Bot) openLobby(rec *store.Game, failed func()) (after, error) {
 				}
 			}
 		})
-		if failed != nil {
+		if failed != nil && answered { // an unanswered token has no @original to amend
 			failed()
 		}
 	}, nil
