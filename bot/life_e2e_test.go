@@ -435,3 +435,57 @@ func TestRefusedReactionsWithoutManageMessages(t *testing.T) {
 		t.Fatalf("Ann received %d markers from Bea", r)
 	}
 }
+
+// A /say line posted just before a kill (killed at "done", the job's end
+// never written) gets a 🎭 while the bot is down: the line was recorded
+// when it was posted, so the start-up recount finds the marker.
+func TestMarkerGivenWhileDownOnUnrecordedLine(t *testing.T) {
+	h := newHarness(t)
+	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
+	ann.Command(h.ch, "game", newGame("life"))
+	bea.Click(h.table(), h.table().ButtonID("Join"))
+	ann.Click(h.table(), h.table().ButtonID("Start"))
+	h.crashAt = func(step string) bool { return step == "done" }
+	bea.Command(h.ch, "say", fakediscord.Str("line", "Bea's line."))
+	h.bot.Idle()
+	h.crashAt = nil
+	if !h.killed {
+		t.Fatal("not killed")
+	}
+	line := rolePlayLine(t, h, "Bea's line.")
+	h.fake.Killed()
+	h.stop()
+	h.killed = false
+	ann.React(line, "🎭") // while the bot is down
+	h.start()
+	h.bot.Idle()
+	if g, _ := markers(lifeState(t, h), 0); g != 1 {
+		t.Fatalf("after the restart Ann has given %d markers; want 1 (her 🎭 on %s is on Discord)", g, line.ID)
+	}
+}
+
+// A 🎭 given as soon as the line shows, while its output job still deletes
+// the old table, counts: the line is recorded before the job goes on.
+func TestMarkerGivenWhileTheLinesJobRuns(t *testing.T) {
+	h := newHarness(t)
+	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
+	ann.Command(h.ch, "game", newGame("life"))
+	bea.Click(h.table(), h.table().ButtonID("Join"))
+	ann.Click(h.table(), h.table().ButtonID("Start"))
+	h.fake.SetSettler(nil)
+	held, release := h.fake.Hold("DELETE", fakediscord.RouteMessage)
+	bea.Command(h.ch, "say", fakediscord.Str("line", "Bea's line."))
+	<-held
+	p, _ := h.db.Posts(h.record().ID)
+	recorded := len(p.Refs) > 0
+	ann.React(rolePlayLine(t, h, "Bea's line."), "🎭")
+	release()
+	if !recorded {
+		t.Fatal("the line was not recorded while its job went on")
+	}
+	h.bot.Idle()
+	h.fake.SetSettler(h.bot.Idle)
+	if g, _ := markers(lifeState(t, h), 0); g != 1 {
+		t.Fatalf("Ann has given %d markers; want 1 (her 🎭 is on the line)", g)
+	}
+}
