@@ -293,9 +293,10 @@ func TestKillAfterAFlushLeavesOneTable(t *testing.T) {
 		t.Fatalf("before the restart: %d tables, want the flush's one, recorded as soon as it was posted", len(ms))
 	}
 	// The flush marked the outputs whose story it told done once it was
-	// out; its last output, and the move queued behind it, are owed.
-	if owed, _ := h.db.Pending(); len(owed) < 1 || len(owed) > 2 {
-		t.Fatalf("%d outputs owed at the kill, want the flush's last and the move behind it", len(owed))
+	// out (how many it took depends on timing); its last output, and the
+	// move queued behind it, are owed.
+	if owed, _ := h.db.Pending(); len(owed) < 2 {
+		t.Fatalf("%d outputs owed at the kill, want at least the flush's last and the move behind it", len(owed))
 	}
 	h.killed = false
 	h.fake.SetSettler(h.bot.Idle)
