@@ -441,10 +441,7 @@ func TestRefusedReactionsWithoutManageMessages(t *testing.T) {
 // when it was posted, so the start-up recount finds the marker.
 func TestMarkerGivenWhileDownOnUnrecordedLine(t *testing.T) {
 	h := newHarness(t)
-	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
-	ann.Command(h.ch, "game", newGame("life"))
-	bea.Click(h.table(), h.table().ButtonID("Join"))
-	ann.Click(h.table(), h.table().ButtonID("Start"))
+	ann, bea := h.startedWith("life", "Ann", "Bea")
 	h.crashAt = func(step string) bool { return step == "done" }
 	bea.Command(h.ch, "say", fakediscord.Str("line", "Bea's line."))
 	h.bot.Idle()
@@ -468,10 +465,7 @@ func TestMarkerGivenWhileDownOnUnrecordedLine(t *testing.T) {
 // the old table, counts: the line is recorded before the job goes on.
 func TestMarkerGivenWhileTheLinesJobRuns(t *testing.T) {
 	h := newHarness(t)
-	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
-	ann.Command(h.ch, "game", newGame("life"))
-	bea.Click(h.table(), h.table().ButtonID("Join"))
-	ann.Click(h.table(), h.table().ButtonID("Start"))
+	ann, bea := h.startedWith("life", "Ann", "Bea")
 	h.fake.SetSettler(nil)
 	held, release := h.fake.Hold("DELETE", fakediscord.RouteMessage)
 	bea.Command(h.ch, "say", fakediscord.Str("line", "Bea's line."))

@@ -133,13 +133,11 @@ func embedsText(m *fakediscord.Message) string {
 
 // A /say line's output is out but its Done not yet written when the process
 // dies; the bot is down three minutes (Discord remembers an enforce_nonce
-// nonce only a few). A game message the dead process posted and never recorded is posted again by the replay once the nonce is forgotten.
+// nonce only a few): the game message the dead process posted was
+// recorded, so the replay does not post it again.
 func TestReplayAfterTheNonceIsForgottenPostsNothingTwice(t *testing.T) {
 	h := newHarness(t)
-	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
-	ann.Command(h.ch, "game", newGame("life"))
-	bea.Click(h.table(), h.table().ButtonID("Join"))
-	ann.Click(h.table(), h.table().ButtonID("Start"))
+	_, bea := h.startedWith("life", "Ann", "Bea")
 	h.crashAt = func(step string) bool { return step == "done" }
 	bea.Command(h.ch, "say", fakediscord.Str("line", "Bea's line."))
 	h.bot.Idle()
