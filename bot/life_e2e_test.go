@@ -442,13 +442,7 @@ func TestRefusedReactionsWithoutManageMessages(t *testing.T) {
 func TestMarkerGivenWhileDownOnUnrecordedLine(t *testing.T) {
 	h := newHarness(t)
 	ann, bea := h.startedWith("life", "Ann", "Bea")
-	h.crashAt = func(step string) bool { return step == "done" }
-	bea.Command(h.ch, "say", fakediscord.Str("line", "Bea's line."))
-	h.bot.Idle()
-	h.crashAt = nil
-	if !h.killed {
-		t.Fatal("not killed")
-	}
+	sayKilledAtDone(t, h, bea, "Bea's line.")
 	line := rolePlayLine(t, h, "Bea's line.")
 	h.fake.Killed()
 	h.stop()

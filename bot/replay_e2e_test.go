@@ -24,11 +24,7 @@ func TestKillAtDoneOfEveryMoveAsksNothingTwice(t *testing.T) {
 			for i := range n {
 				users = append(users, h.fake.AddUser(string(rune('A'+i))+"x"))
 			}
-			users[0].Command(h.ch, "game", newGame(kind))
-			for _, u := range users[1:] {
-				u.Click(h.table(), h.table().ButtonID("Join"))
-			}
-			users[0].Click(h.table(), h.table().ButtonID("Start"))
+			openIn(t, h, kind, users)
 			for mv := 0; mv < 10; mv++ {
 				h.crashAt = func(step string) bool { return step == "done" }
 				if !playOn(t, h, users) {
@@ -68,11 +64,7 @@ func TestKillAtEveryOutputStepLeavesTheFreshTable(t *testing.T) {
 			for i := range n {
 				users = append(users, h.fake.AddUser(string(rune('A'+i))+"x"))
 			}
-			users[0].Command(h.ch, "game", newGame(kind))
-			for _, u := range users[1:] {
-				u.Click(h.table(), h.table().ButtonID("Join"))
-			}
-			users[0].Click(h.table(), h.table().ButtonID("Start"))
+			openIn(t, h, kind, users)
 			target := 1
 			for mv := 0; mv < 24; mv++ {
 				steps := 0
@@ -138,13 +130,7 @@ func embedsText(m *fakediscord.Message) string {
 func TestReplayAfterTheNonceIsForgottenPostsNothingTwice(t *testing.T) {
 	h := newHarness(t)
 	_, bea := h.startedWith("life", "Ann", "Bea")
-	h.crashAt = func(step string) bool { return step == "done" }
-	bea.Command(h.ch, "say", fakediscord.Str("line", "Bea's line."))
-	h.bot.Idle()
-	h.crashAt = nil
-	if !h.killed {
-		t.Fatal("not killed")
-	}
+	sayKilledAtDone(t, h, bea, "Bea's line.")
 	h.killed = false
 	h.fake.Killed()
 	h.stop()
@@ -206,5 +192,18 @@ func TestReminderKilledThenDownUntilTheMoveIsDue(t *testing.T) {
 	}
 	if tables != 1 {
 		t.Fatalf("%d tables with live buttons", tables)
+	}
+}
+
+// sayKilledAtDone has u say line, and kills the bot at its output's "done"
+// step: the line is out, the job's end never written.
+func sayKilledAtDone(t *testing.T, h *harness, u *fakediscord.User, line string) {
+	t.Helper()
+	h.crashAt = func(step string) bool { return step == "done" }
+	u.Command(h.ch, "say", fakediscord.Str("line", line))
+	h.bot.Idle()
+	h.crashAt = nil
+	if !h.killed {
+		t.Fatal("the output was not killed")
 	}
 }
