@@ -212,7 +212,9 @@ type pub struct {
 // the nonce prevents only while Discord remembers it (a few minutes).
 func (p *pub) keep(f func(*store.Posts)) {
 	p.note(f)
-	if err := p.b.db.SetPosts(p.rec.ID, p.out.Channel, f); err != nil {
+	var err error
+	unslotted(p.ctx, func() { err = p.b.db.SetPosts(p.rec.ID, p.out.Channel, f) })
+	if err != nil {
 		p.b.log.Warn("record message", "game", p.rec.ID, "err", err)
 	}
 }

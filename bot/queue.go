@@ -242,6 +242,17 @@ func (h *slot) done() {
 	h.release()
 }
 
+// unslotted runs wait, a wait on the disk, with the slot of ctx's job
+// given up meanwhile, as its requests do: holding a slot through a
+// commit (milliseconds) would keep other channels' output jobs waiting.
+func unslotted(ctx context.Context, wait func()) {
+	if h := slotOf(ctx); h != nil {
+		h.release()
+		defer h.retake()
+	}
+	wait()
+}
+
 type slotKey struct{}
 
 // withSlot marks requests made with ctx as a job's waits on Discord.
