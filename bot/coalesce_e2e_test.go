@@ -70,8 +70,9 @@ func TestFastMovesShareTableEdits(t *testing.T) {
 // playLife plays a whole game of life, every move as fast as the answers
 // come (nothing waits for the output lane), and returns the channel's
 // lines outside the table and how many requests counted against the
-// global limit while it ran.
-func playLife(t *testing.T, every time.Duration) ([]string, int) {
+// global limit while it ran. With endAfter, the host ends the game with
+// /game end after that many moves.
+func playLife(t *testing.T, every time.Duration, endAfter int) ([]string, int) {
 	h := newBenchHarness(t, func(h *harness) { h.tableEvery = every })
 	users := []*fakediscord.User{h.fake.AddUser("Ann"), h.fake.AddUser("Bea")}
 	users[0].Command(h.ch, "game", newGame("life"))
@@ -85,6 +86,16 @@ func playLife(t *testing.T, every time.Duration) ([]string, int) {
 		if rec == nil {
 			break
 		}
+		if endAfter > 0 && moves == endAfter {
+			r := users[0].Command(h.ch, "game", fakediscord.Sub("end"))
+			if r == nil || r.Message == nil || r.Message.ButtonID("End the game") == "" {
+				t.Fatalf("/game end answered %+v", r)
+			}
+			if r := users[0].Click(r.Message, r.Message.ButtonID("End the game")); r == nil || r.Type == 0 {
+				t.Fatalf("End the game answered %+v", r)
+			}
+			break
+		}
 		u := users[rec.Waiting[0]]
 		r := u.Command(h.ch, "game", fakediscord.Sub("hand"))
 		if r == nil || r.Message == nil {
@@ -93,7 +104,7 @@ func playLife(t *testing.T, every time.Duration) ([]string, int) {
 		pressFirst(t, u, r.Message, "a line")
 	}
 	h.bot.Idle()
-	if moves < 10 || moves == 300 {
+	if moves < 10 || moves == 300 || (endAfter > 0 && moves != endAfter) {
 		t.Fatalf("the game took %d moves", moves)
 	}
 	global := h.fake.RESTCounts().Global
@@ -115,8 +126,8 @@ func playLife(t *testing.T, every time.Duration) ([]string, int) {
 // out together, with no line lost, doubled or out of order.
 func TestFastMovesShareStoryMessages(t *testing.T) {
 	t.Parallel()
-	each, eachGlobal := playLife(t, -time.Nanosecond)
-	folded, foldedGlobal := playLife(t, time.Hour)
+	each, eachGlobal := playLife(t, -time.Nanosecond, 0)
+	folded, foldedGlobal := playLife(t, time.Hour, 0)
 	if len(each) < 10 {
 		t.Fatalf("the game told %d lines", len(each))
 	}
@@ -125,6 +136,20 @@ func TestFastMovesShareStoryMessages(t *testing.T) {
 	}
 	if foldedGlobal*3 > eachGlobal {
 		t.Fatalf("folded stories made %d requests against the global limit, move by move %d", foldedGlobal, eachGlobal)
+	}
+}
+
+// A game ended while the stories of its last moves wait for the table's
+// next edit still tells them, before its closed table.
+func TestGameEndedTellsTheStoriesPutOff(t *testing.T) {
+	t.Parallel()
+	each, _ := playLife(t, -time.Nanosecond, 12)
+	folded, _ := playLife(t, time.Hour, 12)
+	if len(each) < 6 {
+		t.Fatalf("12 moves told %d lines", len(each))
+	}
+	if strings.Join(folded, "\n") != strings.Join(each, "\n") {
+		t.Fatalf("the game ended with stories put off tells:\n%s\n\nmove by move:\n%s", strings.Join(folded, "\n"), strings.Join(each, "\n"))
 	}
 }
 

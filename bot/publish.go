@@ -409,7 +409,8 @@ func (p *pub) run() {
 	}
 	version := rec.Version
 	was := p.posts.Table
-	if p.out.Closed != "" || b.barred(p.where()) || (len(tail) == 0 && !below && len(seats) == 0 && !p.anew()) {
+	// A game ended with stories put off tells them first, the closed table below.
+	if (p.out.Closed != "" && len(tail) == 0) || b.barred(p.where()) || (len(tail) == 0 && !below && len(seats) == 0 && !p.anew()) {
 		p.inPlace(m, version) // where the bot may not post, the table alone keeps up
 		return
 	}
