@@ -230,6 +230,10 @@ func (b *Bot) Close() error {
 // Idle waits until every event received so far has been handled.
 func (b *Bot) Idle() { b.lanes.wait() }
 
+// Settle is Idle but for table edits put off (Config.TableEvery), which
+// stay put off.
+func (b *Bot) Settle() { b.lanes.settle() }
+
 func (b *Bot) onReady(_ *discordgo.Session, r *discordgo.Ready) {
 	b.mu.Lock()
 	defer b.mu.Unlock()

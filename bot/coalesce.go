@@ -2,6 +2,7 @@ package bot
 
 import (
 	"bytes"
+	"slices"
 	"sync"
 	"time"
 
@@ -48,8 +49,8 @@ func (t *tableClocks) now() time.Time {
 type tableClock struct {
 	last  time.Time
 	owed  []owedOutput
-	story []string // story lines put off, in order
-	armed bool     // a flush is queued (lanes.after)
+	story []storyLine // story lines put off, in order
+	armed bool        // a flush is queued (lanes.after)
 	// booked: the queued flush's draw is already counted in the budget.
 	booked bool
 }
@@ -144,7 +145,7 @@ func (t *tableClocks) take(channel string) []owedOutput {
 }
 
 // takeStory returns the story lines put off in the channel.
-func (t *tableClocks) takeStory(channel string) []string {
+func (t *tableClocks) takeStory(channel string) []storyLine {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	c := t.ch[channel]
@@ -157,10 +158,30 @@ func (t *tableClocks) takeStory(channel string) []string {
 }
 
 // holdStory puts story lines off (all of them: the caller took the older).
-func (t *tableClocks) holdStory(channel string, story []string) {
+func (t *tableClocks) holdStory(channel string, story []storyLine) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.get(channel).story = story
+}
+
+// claim takes from the outputs owed in the channel those out picks (their
+// story was told), leaving its flush queued for the rest.
+func (t *tableClocks) claim(channel string, out func(key string) bool) []owedOutput {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	c := t.ch[channel]
+	if c == nil {
+		return nil
+	}
+	var got []owedOutput
+	c.owed = slices.DeleteFunc(c.owed, func(o owedOutput) bool {
+		if out(o.out.Key) {
+			got = append(got, o)
+			return true
+		}
+		return false
+	})
+	return got
 }
 
 // mayWait says whether this output's table (and story) may wait for the
@@ -240,8 +261,19 @@ func (b *Bot) flushTable(channel string) {
 		// messages and hands went out with them. The last one's key makes
 		// the nonces; it created no message itself.
 		out := &store.Output{Game: last.Game, Channel: last.Channel, Version: last.Version, Key: last.Key}
-		p := &pub{ctx: b.jobCtx(channel), b: b, rec: rec, g: g, open: open, posts: posts, out: out, flush: true,
-			toldBefore: toldBy(posts, out.Key)}
+		p := &pub{ctx: b.jobCtx(channel), b: b, rec: rec, g: g, open: open, posts: posts, out: out, flush: true}
+		// The last output stays owed until the table is drawn.
+		p.claim = func(pick func(string) bool) []owedOutput {
+			var got []owedOutput
+			owed = slices.DeleteFunc(owed, func(o owedOutput) bool {
+				if o.out != last && pick(o.out.Key) {
+					got = append(got, o)
+					return true
+				}
+				return false
+			})
+			return got
+		}
 		p.onTold = func() {
 			for _, o := range owed[:len(owed)-1] {
 				b.finish(o.out, o.record)

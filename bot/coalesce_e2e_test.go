@@ -71,8 +71,10 @@ func TestFastMovesShareTableEdits(t *testing.T) {
 // come (nothing waits for the output lane), and returns the channel's
 // lines outside the table and how many requests counted against the
 // global limit while it ran. With endAfter, the host ends the game with
-// /game end after that many moves.
-func playLife(t *testing.T, every time.Duration, endAfter int) ([]string, int) {
+// /game end after that many moves. With killAt, the bot dies at the
+// killAt-th story message its output jobs come to, and a new process goes
+// on.
+func playLife(t *testing.T, every time.Duration, endAfter, killAt int) ([]string, int) {
 	h := newBenchHarness(t, func(h *harness) { h.tableEvery = every })
 	users := []*fakediscord.User{h.fake.AddUser("Ann"), h.fake.AddUser("Bea")}
 	users[0].Command(h.ch, "game", newGame("life"))
@@ -80,8 +82,32 @@ func playLife(t *testing.T, every time.Duration, endAfter int) ([]string, int) {
 	users[0].Click(h.table(), h.table().ButtonID("Start"))
 	h.fake.ResetRESTCounts()
 	h.fake.SetSettler(nil)
+	if killAt > 0 {
+		// Each move's output is done before the next move (so the kill
+		// falls where it is counted), and fast moves' stories still wait.
+		h.fake.SetSettler(func() { h.bot.Settle() })
+	}
+	stories := 0
+	h.crashAt = func(step string) bool {
+		if step == "story" {
+			stories++
+			return stories == killAt
+		}
+		return false
+	}
+	restartIfKilled := func() {
+		h.bot.Idle()
+		if h.killed {
+			h.killed = false
+			h.fake.Killed()
+			h.restart()
+		}
+	}
 	moves := 0
 	for ; moves < 300; moves++ {
+		if killAt > 0 && h.killed {
+			restartIfKilled()
+		}
 		rec, _ := h.db.Game(h.ch)
 		if rec == nil {
 			break
@@ -103,7 +129,10 @@ func playLife(t *testing.T, every time.Duration, endAfter int) ([]string, int) {
 		}
 		pressFirst(t, u, r.Message, "a line")
 	}
-	h.bot.Idle()
+	restartIfKilled()
+	if killAt > 0 && stories < killAt {
+		t.Fatalf("the game came to %d story messages, not %d", stories, killAt)
+	}
 	if moves < 10 || moves == 300 || (endAfter > 0 && moves != endAfter) {
 		t.Fatalf("the game took %d moves", moves)
 	}
@@ -126,8 +155,8 @@ func playLife(t *testing.T, every time.Duration, endAfter int) ([]string, int) {
 // out together, with no line lost, doubled or out of order.
 func TestFastMovesShareStoryMessages(t *testing.T) {
 	t.Parallel()
-	each, eachGlobal := playLife(t, -time.Nanosecond, 0)
-	folded, foldedGlobal := playLife(t, time.Hour, 0)
+	each, eachGlobal := playLife(t, -time.Nanosecond, 0, 0)
+	folded, foldedGlobal := playLife(t, time.Hour, 0, 0)
 	if len(each) < 10 {
 		t.Fatalf("the game told %d lines", len(each))
 	}
@@ -143,13 +172,28 @@ func TestFastMovesShareStoryMessages(t *testing.T) {
 // next edit still tells them, before its closed table.
 func TestGameEndedTellsTheStoriesPutOff(t *testing.T) {
 	t.Parallel()
-	each, _ := playLife(t, -time.Nanosecond, 12)
-	folded, _ := playLife(t, time.Hour, 12)
+	each, _ := playLife(t, -time.Nanosecond, 12, 0)
+	folded, _ := playLife(t, time.Hour, 12, 0)
 	if len(each) < 6 {
 		t.Fatalf("12 moves told %d lines", len(each))
 	}
 	if strings.Join(folded, "\n") != strings.Join(each, "\n") {
 		t.Fatalf("the game ended with stories put off tells:\n%s\n\nmove by move:\n%s", strings.Join(folded, "\n"), strings.Join(each, "\n"))
+	}
+}
+
+// The bot dies before each story message in turn of a game whose fast
+// moves' stories go out together, some in more than one message: the new
+// process tells what is left of the story, every line once and in order.
+func TestKilledMidStoryTellsTheRestOnce(t *testing.T) {
+	t.Parallel()
+	want, _ := playLife(t, -time.Nanosecond, 0, 0)
+	_, _ = playLife(t, time.Hour, 0, 0)
+	for killAt := 1; killAt <= 5; killAt++ {
+		got, _ := playLife(t, time.Hour, 0, killAt)
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("killed at story message %d, the channel tells:\n%s\n\nmove by move:\n%s", killAt, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
 	}
 }
 

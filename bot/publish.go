@@ -186,12 +186,16 @@ type pub struct {
 	open  bool
 	posts *store.Posts
 	out   *store.Output
-	told  int // story steps so far (a message, or the old table edited into one), for nonces
-	// toldBefore: story steps a crashed run of this job already took.
+	// toldBefore: the output's story lines a crashed run of this job told.
 	toldBefore int
-	onTold     func() // a flush: marks the outputs it tells done (storyTold)
-	notes      []func(*store.Posts)
-	record     func(*store.Posts)
+	// The outputs put off whose story this job tells: how many lines each
+	// has in it, and claim, which takes those of them whose story is out
+	// (for the write that records it) from the ones still owed (carry).
+	carried map[string]int
+	claim   func(out func(key string) bool) []owedOutput
+	onTold  func() // a flush: marks the outputs it tells done (storyTold)
+	notes   []func(*store.Posts)
+	record  func(*store.Posts)
 
 	// replay: output owed from before a restart, of a game still playing.
 	// The process that began it may have posted its table (a ping or a
@@ -210,10 +214,17 @@ type pub struct {
 // keep notes f and records it at once. It is for a message just created:
 // a replay after a crash then edits it instead of creating it again, which
 // the nonce prevents only while Discord remembers it (a few minutes).
-func (p *pub) keep(f func(*store.Posts)) {
+func (p *pub) keep(f func(*store.Posts), done ...owedOutput) {
 	p.note(f)
+	w, outs := f, make([]*store.Output, 0, len(done))
+	for _, o := range done {
+		if o.record != nil {
+			w = both(w, o.record)
+		}
+		outs = append(outs, o.out)
+	}
 	var err error
-	unslotted(p.ctx, func() { err = p.b.db.SetPosts(p.rec.ID, p.out.Channel, f) })
+	unslotted(p.ctx, func() { err = p.b.db.SetPosts(p.rec.ID, p.out.Channel, w, outs...) })
 	if err != nil {
 		p.b.log.Warn("record message", "game", p.rec.ID, "err", err)
 	}
@@ -247,12 +258,16 @@ func (p *pub) note(f func(*store.Posts)) {
 // a crash creates nothing twice. what names the message within the job the
 // same way on every run of it, though a run again may create fewer (what
 // the first run recorded it edits instead): "t" the table, "g<i>" the game
-// message of event i, "s<n>" the n-th story message.
-func (p *pub) nonce(what string) string {
-	if p.out.Key == "" {
+// message of event i, "s<n>" a story message (see nonceOf).
+func (p *pub) nonce(what string) string { return p.nonceOf(p.out.Key, what) }
+
+// nonceOf is nonce for a message of output key ("s<n>": the story message
+// that begins with the key's n-th line).
+func (p *pub) nonceOf(key, what string) string {
+	if key == "" {
 		return ""
 	}
-	return fmt.Sprintf("o%s.%s.%s", strconv.FormatUint(store.OutputSeq(p.out.Key), 36), what, p.rec.ID[:4])
+	return fmt.Sprintf("o%s.%s.%s", strconv.FormatUint(store.OutputSeq(key), 36), what, p.rec.ID[:4])
 }
 
 // storyTold marks done, once the story is out, the outputs whose story
@@ -272,31 +287,93 @@ func (p *pub) storyTold() {
 	}
 }
 
-// step begins the job's next story step and tells whether a crashed run
-// of the job took it already.
-func (p *pub) step() (done bool) {
-	p.told++
-	return p.told <= p.toldBefore
+// storyLine is a line of a story: the n-th (from 1) of output key's.
+type storyLine struct {
+	key  string
+	n    int
+	text string
 }
 
-// storyNonce is the nonce of the current story step's message.
-func (p *pub) storyNonce() string { return p.nonce("s" + strconv.Itoa(p.told)) }
+// storyNonce is the nonce of the story message that tells lines.
+func (p *pub) storyNonce(lines []storyLine) string {
+	return p.nonceOf(lines[0].key, "s"+strconv.Itoa(lines[0].n))
+}
 
-// stepTaken records the current story step as taken, with f.
-func (p *pub) stepTaken(f func(*store.Posts)) {
-	if p.out.Key == "" {
-		return
+// told records, with f, that the story message telling lines is out: the
+// output the last line is of has told that many lines (Posts.Told; a replay
+// of it skips them), and the outputs put off whose story is now all out
+// are done in the same write. A crash between messages of a long story
+// then replays only what is left of it.
+func (p *pub) told(lines []storyLine, f func(*store.Posts)) {
+	last := lines[len(lines)-1]
+	var done []owedOutput
+	if p.claim != nil {
+		done = p.claim(func(key string) bool {
+			n, ok := p.carried[key]
+			if !ok {
+				return false
+			}
+			for _, l := range lines {
+				if l.key == key && l.n == n {
+					return true
+				}
+			}
+			return false
+		})
 	}
-	told := p.out.Key + " " + strconv.Itoa(p.told)
 	p.keep(func(ps *store.Posts) {
-		ps.Told = told
+		if last.key != "" {
+			ps.Told = last.key + " " + strconv.Itoa(last.n)
+		}
 		if f != nil {
 			f(ps)
 		}
-	})
+	}, done...)
 }
 
-// toldBy is how many story steps of output key posts records as taken.
+// carry notes the outputs put off whose story lines this job tells; they
+// are claimed from those owed in the channel, unless the job (a flush)
+// holds them itself.
+func (p *pub) carry(story []storyLine) {
+	if p.claim == nil {
+		p.claim = func(out func(string) bool) []owedOutput { return p.b.lanes.tables.claim(p.rec.Channel, out) }
+	}
+	p.carried = map[string]int{}
+	for _, l := range story {
+		p.carried[l.key] = max(p.carried[l.key], l.n)
+	}
+}
+
+// storyChunk is a story message: its text and the lines it tells.
+type storyChunk struct {
+	text  string
+	lines []storyLine
+}
+
+// storyChunks cuts a story into messages Discord takes, filled line by
+// line up to its length limit (a longer line is clipped).
+func storyChunks(lines []storyLine) []storyChunk {
+	var out []storyChunk
+	var c storyChunk
+	for _, l := range lines {
+		t := clip(l.text, maxContent)
+		if c.text != "" && len([]rune(c.text))+1+len([]rune(t)) > maxContent {
+			out = append(out, c)
+			c = storyChunk{}
+		}
+		if c.text != "" {
+			c.text += "\n"
+		}
+		c.text += t
+		c.lines = append(c.lines, l)
+	}
+	if c.text != "" {
+		out = append(out, c)
+	}
+	return out
+}
+
+// toldBy is how many story lines of output key posts records as told.
 func toldBy(posts *store.Posts, key string) int {
 	k, n, ok := strings.Cut(posts.Told, " ")
 	if !ok || k != key || key == "" {
@@ -360,33 +437,36 @@ func (p *pub) run() {
 	p.sweep() // what a crashed job left
 	seats := p.pingSeats()
 	story := b.lanes.tables.takeStory(rec.Channel) // put off by earlier moves: it comes first
-	p.tookStory = len(story) > 0
-	below := false // a message was created below the table
-	post := func(texts []string) {
-		for _, text := range texts {
+	if len(story) > 0 {
+		p.tookStory = true
+		p.carry(story)
+	}
+	below := p.toldBefore > 0 // a message was created below the table
+	post := func(chunks []storyChunk) {
+		for _, c := range chunks {
 			if b.dies("story") {
 				return
 			}
 			below = true
-			if p.step() {
-				continue
-			}
-			if _, err := b.send(p.ctx, p.where(), textMsg("%s", text).send(), p.storyNonce()); err != nil {
+			if _, err := b.send(p.ctx, p.where(), textMsg("%s", c.text).send(), p.storyNonce(c.lines)); err != nil {
 				if !errors.Is(err, errBarred) && !errors.Is(err, errChannelGone) {
 					b.log.Warn("post narration", "game", rec.ID, "err", err)
 				}
 			} else {
-				p.stepTaken(nil)
+				p.told(c.lines, nil)
 			}
 		}
 	}
+	own := 0
 	for i, e := range p.out.Events {
 		if e.Ref == "" {
-			story = append(story, e.Text)
+			if own++; own > p.toldBefore { // else a crashed run told it
+				story = append(story, storyLine{p.out.Key, own, e.Text})
+			}
 			continue
 		}
 		if _, edit := p.posts.Refs[e.Ref]; !edit {
-			post(chunks(story))
+			post(storyChunks(story))
 			story = nil
 		}
 		if p.owned(e, i) {
@@ -401,7 +481,7 @@ func (p *pub) run() {
 		p.tookStory, p.putOff = false, true
 		return
 	}
-	tail := chunks(story)
+	tail := storyChunks(story)
 	m, ok := p.render()
 	if !ok || (!p.open && p.out.Closed == "" && rec.Status == store.Lobby) {
 		post(tail)
@@ -415,25 +495,22 @@ func (p *pub) run() {
 		return
 	}
 	old := p.posts.Table
-	for n, text := range tail {
+	for n, c := range tail {
 		if b.dies("story") {
 			return
 		}
-		if p.step() {
-			continue
-		}
 		if n == 0 && old != "" && !below {
-			err := b.retry(func() error { return b.edit(p.ctx, textMsg("%s", text).edit(p.where(), old)) })
+			err := b.retry(func() error { return b.edit(p.ctx, textMsg("%s", c.text).edit(p.where(), old)) })
 			if err == nil {
 				old = "" // it is the story now, no table a replay may edit
-				p.stepTaken(func(ps *store.Posts) { ps.Table = "" })
+				p.told(c.lines, func(ps *store.Posts) { ps.Table = "" })
 				continue
 			}
 		}
-		if _, err := b.send(p.ctx, p.where(), textMsg("%s", text).send(), p.storyNonce()); err != nil {
+		if _, err := b.send(p.ctx, p.where(), textMsg("%s", c.text).send(), p.storyNonce(c.lines)); err != nil {
 			b.log.Warn("post narration", "game", rec.ID, "err", err)
 		} else {
-			p.stepTaken(nil)
+			p.told(c.lines, nil)
 		}
 	}
 	p.storyTold()
@@ -561,27 +638,6 @@ func (p *pub) owned(e games.Event, i int) bool {
 		}
 	})
 	return true
-}
-
-// chunks joins story lines into as few messages as Discord allows.
-func chunks(lines []string) []string {
-	var out []string
-	cur := ""
-	for _, l := range lines {
-		l = clip(l, maxContent)
-		if cur != "" && len([]rune(cur))+1+len([]rune(l)) > maxContent {
-			out = append(out, cur)
-			cur = ""
-		}
-		if cur != "" {
-			cur += "\n"
-		}
-		cur += l
-	}
-	if cur != "" {
-		out = append(out, cur)
-	}
-	return out
 }
 
 // pingSeats are the seats this change made to act and that still wait

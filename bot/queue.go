@@ -169,6 +169,15 @@ func (l *lanes) wait() {
 	}
 }
 
+// settle blocks until every pushed job has finished but those put off.
+func (l *lanes) settle() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for l.pending > len(l.later) {
+		l.idle.Wait()
+	}
+}
+
 // close makes accept drop new events, for shutdown.
 func (l *lanes) close() {
 	l.mu.Lock()

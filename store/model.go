@@ -124,8 +124,8 @@ type Posts struct {
 	// ping), recorded with it and deleted next: a crash in between leaves
 	// them to the next output to delete.
 	Stale []string `json:"stale,omitempty"`
-	// Told is "<output key> <n>": the first n story messages of that
-	// output are out, so a replay of it does not tell them again.
+	// Told is "<output key> <n>": the first n story lines of that output
+	// are out, so a replay of it does not tell them again.
 	Told string `json:"told,omitempty"`
 }
 

@@ -599,10 +599,21 @@ func (s *Store) Watched() (map[string]string, error) {
 }
 
 // SetPosts records message ids of a game. Only the output lane calls it.
-func (s *Store) SetPosts(game, channel string, f func(*Posts)) error {
+// The outputs done, if any, leave the outbox in the same write.
+func (s *Store) SetPosts(game, channel string, f func(*Posts), done ...*Output) error {
 	after, err := s.cache.patchPosts(game, f, func() (*Posts, error) { return s.storedPosts(game) })
 	if err == nil {
-		err = s.updateThen(func(tx *bolt.Tx) error { return patchPosts(tx, game, channel, f) }, after)
+		err = s.updateThen(func(tx *bolt.Tx) error {
+			for _, out := range done {
+				if out.Key == "" {
+					continue
+				}
+				if err := tx.Bucket(bucketOut).Delete([]byte(out.Key)); err != nil {
+					return err
+				}
+			}
+			return patchPosts(tx, game, channel, f)
+		}, after)
 	}
 	if err != nil {
 		return fmt.Errorf("save messages of game %s: %w", game, err)

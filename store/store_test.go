@@ -301,6 +301,38 @@ func TestOutputIsOwedUntilDone(t *testing.T) {
 	}
 }
 
+// A message recorded together with the outputs it finished: one write, so
+// a crash leaves both or neither.
+func TestSetPostsFinishesOutputsInTheSameWrite(t *testing.T) {
+	s, path := openTemp(t)
+	g := &Game{ID: "abc", Channel: "c1", Version: 1}
+	var outs []*Output
+	for v := 1; v <= 3; v++ {
+		g.Version = v
+		out := &Output{Game: "abc", Channel: "c1", Version: v, Events: []games.Event{games.Narrate("Line %d", v)}}
+		if err := s.Commit(g, nil, out, nil); err != nil {
+			t.Fatal(err)
+		}
+		outs = append(outs, out)
+	}
+	if err := s.SetPosts("abc", "c1", func(p *Posts) { p.Told = outs[2].Key + " 1" }, outs[0], outs[1]); err != nil {
+		t.Fatal(err)
+	}
+	s.Close() // a crash right after
+	s, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	owed, err := s.Pending()
+	if err != nil || len(owed) != 1 || owed[0].Key != outs[2].Key {
+		t.Fatalf("pending after restart = %+v, %v; want only the last", owed, err)
+	}
+	if p, err := s.Posts("abc"); err != nil || p.Told != outs[2].Key+" 1" {
+		t.Fatalf("posts after restart = %+v, %v", p, err)
+	}
+}
+
 func TestSecondOpenIsRefusedClearly(t *testing.T) {
 	s, path := openTemp(t)
 	defer s.Close()
