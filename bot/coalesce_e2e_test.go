@@ -160,9 +160,7 @@ func TestFastMovesShareStoryMessages(t *testing.T) {
 	if len(each) < 10 {
 		t.Fatalf("the game told %d lines", len(each))
 	}
-	if strings.Join(folded, "\n") != strings.Join(each, "\n") {
-		t.Fatalf("the story differs when folded:\n%s\n\nmove by move:\n%s", strings.Join(folded, "\n"), strings.Join(each, "\n"))
-	}
+	sameStory(t, "folded", folded, each)
 	if foldedGlobal*3 > eachGlobal {
 		t.Fatalf("folded stories made %d requests against the global limit, move by move %d", foldedGlobal, eachGlobal)
 	}
@@ -177,9 +175,7 @@ func TestGameEndedTellsTheStoriesPutOff(t *testing.T) {
 	if len(each) < 6 {
 		t.Fatalf("12 moves told %d lines", len(each))
 	}
-	if strings.Join(folded, "\n") != strings.Join(each, "\n") {
-		t.Fatalf("the game ended with stories put off tells:\n%s\n\nmove by move:\n%s", strings.Join(folded, "\n"), strings.Join(each, "\n"))
-	}
+	sameStory(t, "ended with stories put off", folded, each)
 }
 
 // The bot dies before each story message in turn of a game whose fast
@@ -188,12 +184,17 @@ func TestGameEndedTellsTheStoriesPutOff(t *testing.T) {
 func TestKilledMidStoryTellsTheRestOnce(t *testing.T) {
 	t.Parallel()
 	want, _ := playLife(t, -time.Nanosecond, 0, 0)
-	_, _ = playLife(t, time.Hour, 0, 0)
 	for killAt := 1; killAt <= 5; killAt++ {
 		got, _ := playLife(t, time.Hour, 0, killAt)
-		if strings.Join(got, "\n") != strings.Join(want, "\n") {
-			t.Fatalf("killed at story message %d, the channel tells:\n%s\n\nmove by move:\n%s", killAt, strings.Join(got, "\n"), strings.Join(want, "\n"))
-		}
+		sameStory(t, fmt.Sprintf("killed at story message %d", killAt), got, want)
+	}
+}
+
+// sameStory fails the test unless got tells the lines of want, in order.
+func sameStory(t *testing.T, how string, got, want []string) {
+	t.Helper()
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("%s, the channel tells:\n%s\n\nmove by move:\n%s", how, strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
 
