@@ -54,58 +54,79 @@ func TestKillAtDoneOfEveryMoveAsksNothingTwice(t *testing.T) {
 
 // Kills at every step of output in turn, in every game, with the fake
 // told of each kill (Killed): after each restart the table must show the
-// state a fresh /game table shows, and be the one table.
+// state a fresh /game table shows, and be the one table. Folded, every
+// move after the first puts its table edit and story off (TableEvery an
+// hour) and the kills fall in the jobs that tell them together.
 func TestKillAtEveryOutputStepLeavesTheFreshTable(t *testing.T) {
-	for _, kind := range []string{"duel", "dealt", "lnf", "life"} {
-		t.Run(kind, func(t *testing.T) {
-			h := newHarness(t)
-			n := map[string]int{"duel": 2, "dealt": 3, "lnf": 3, "life": 3}[kind]
-			var users []*fakediscord.User
-			for i := range n {
-				users = append(users, h.fake.AddUser(string(rune('A'+i))+"x"))
+	for _, folded := range []bool{false, true} {
+		for _, kind := range []string{"duel", "dealt", "lnf", "life"} {
+			name := kind
+			if folded {
+				name += "/folded"
 			}
-			openIn(t, h, kind, users)
-			target := 1
-			for mv := 0; mv < 24; mv++ {
-				steps := 0
-				at := ""
-				h.crashAt = func(step string) bool {
-					steps++
-					if steps == target {
-						at = step
-						return true
-					}
-					return false
-				}
-				if !playOn(t, h, users) {
-					break
-				}
-				h.bot.Idle()
-				h.crashAt = nil
-				if !h.killed {
-					continue
-				}
-				h.killed = false
-				target = target%7 + 1
-				h.fake.Killed()
-				h.restart()
-				if g, _ := h.db.Game(h.ch); g == nil {
-					break
-				}
-				before := embedsText(h.table())
-				users[0].Command(h.ch, "game", fakediscord.Sub("table"))
-				h.bot.Idle()
-				if after := embedsText(h.table()); after != before {
-					t.Fatalf("move %d killed at %q: after the restart the table showed\n%s\nbut the state is\n%s", mv, at, before, after)
-				}
+			t.Run(name, func(t *testing.T) { killAtEveryStep(t, kind, folded) })
+		}
+	}
+}
+
+func killAtEveryStep(t *testing.T, kind string, folded bool) {
+	h := newHarness(t, func(h *harness) {
+		if folded {
+			h.tableEvery = time.Hour
+		}
+	})
+	n := map[string]int{"duel": 2, "dealt": 3, "lnf": 3, "life": 3}[kind]
+	var users []*fakediscord.User
+	for i := range n {
+		users = append(users, h.fake.AddUser(string(rune('A'+i))+"x"))
+	}
+	openIn(t, h, kind, users)
+	settle := func() { h.bot.Idle() }
+	if folded {
+		settle = func() { h.bot.Settle() }
+		h.fake.SetSettler(settle)
+	}
+	target := 1
+	for mv := 0; mv < 24; mv++ {
+		steps := 0
+		at := ""
+		h.crashAt = func(step string) bool {
+			steps++
+			if steps == target {
+				at = step
+				return true
 			}
-			if d := h.fake.Duplicates(h.ch); len(d) != 0 {
-				t.Fatalf("%d duplicates: %q", len(d), d[0].Content)
-			}
-			if owed, _ := h.db.Pending(); len(owed) != 0 {
-				t.Fatalf("owed: %d", len(owed))
-			}
-		})
+			return false
+		}
+		if !playOn(t, h, users) {
+			break
+		}
+		settle()
+		h.crashAt = nil
+		if !h.killed {
+			continue
+		}
+		h.bot.Idle()
+		h.killed = false
+		target = target%7 + 1
+		h.fake.Killed()
+		h.restart()
+		if g, _ := h.db.Game(h.ch); g == nil {
+			break
+		}
+		before := embedsText(h.table())
+		users[0].Command(h.ch, "game", fakediscord.Sub("table"))
+		settle()
+		if after := embedsText(h.table()); after != before {
+			t.Fatalf("move %d killed at %q: after the restart the table showed\n%s\nbut the state is\n%s", mv, at, before, after)
+		}
+	}
+	h.bot.Idle()
+	if d := h.fake.Duplicates(h.ch); len(d) != 0 {
+		t.Fatalf("%d duplicates: %q", len(d), d[0].Content)
+	}
+	if owed, _ := h.db.Pending(); len(owed) != 0 {
+		t.Fatalf("owed: %d", len(owed))
 	}
 }
 
