@@ -228,3 +228,42 @@ func sayKilledAtDone(t *testing.T, h *harness, u *fakediscord.User, line string)
 		t.Fatal("the output was not killed")
 	}
 }
+
+// A game in a thread ends; its output posts the result in the channel and
+// dies at "done", and the bot is down three minutes (Discord has forgotten
+// the result's nonce): the result was recorded as soon as it was posted,
+// so the replay does not post it again.
+func TestResultPostedOnceAfterAKillAtDone(t *testing.T) {
+	h := newHarness(t, withThreads)
+	users := []*fakediscord.User{h.fake.AddUser("Ann"), h.fake.AddUser("Bea")}
+	openIn(t, h, "life", users)
+	result := false
+	h.crashAt = func(step string) bool {
+		result = result || step == "result"
+		return result && step == "done"
+	}
+	for mv := 0; mv < 300 && !h.killed; mv++ {
+		if !playOn(t, h, users) {
+			break
+		}
+	}
+	h.crashAt = nil
+	if !h.killed {
+		t.Fatal("the game ended without posting its result")
+	}
+	h.killed = false
+	h.fake.Killed()
+	h.stop()
+	h.advance(3 * time.Minute)
+	h.start()
+	h.bot.Idle()
+	n := 0
+	for _, m := range h.fake.Messages(h.ch) {
+		if strings.Contains(m.Text(), "is over") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("the result is in the channel %d times", n)
+	}
+}

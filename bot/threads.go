@@ -212,7 +212,9 @@ func (p *pub) announce() {
 		b.log.Warn("post result in channel", "game", rec.ID, "err", err)
 		return
 	}
-	p.note(func(ps *store.Posts) { ps.Result = posted })
+	// Recorded at once (keep), not with the job's end: a kill before that
+	// end and a restart after Discord forgot the nonce would post it again.
+	p.keep(func(ps *store.Posts) { ps.Result = posted })
 }
 
 // restCode is the JSON error code of a Discord REST error, or 0.
