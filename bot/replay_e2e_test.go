@@ -152,11 +152,7 @@ func TestReplayAfterTheNonceIsForgottenPostsNothingTwice(t *testing.T) {
 	h := newHarness(t)
 	_, bea := h.startedWith("life", "Ann", "Bea")
 	sayKilledAtDone(t, h, bea, "Bea's line.")
-	h.killed = false
-	h.fake.Killed()
-	h.stop()
-	h.advance(3 * time.Minute)
-	h.start()
+	h.downFor(3*time.Minute, "the line's output")
 	h.bot.Idle()
 	n, tables := 0, 0
 	for _, m := range h.fake.Messages(h.ch) {
@@ -184,15 +180,7 @@ func TestReminderKilledThenDownUntilTheMoveIsDue(t *testing.T) {
 	version := h.record().Version
 	h.crashAt = func(step string) bool { return step == "done" }
 	h.tick(6 * time.Minute)
-	h.crashAt = nil
-	if !h.killed {
-		t.Fatal("the reminder's output was not killed")
-	}
-	h.killed = false
-	h.fake.Killed()
-	h.stop()
-	h.advance(5 * time.Minute)
-	h.start()
+	h.downFor(5*time.Minute, "the reminder's output")
 	h.tick(0)
 	h.tick(time.Minute)
 	if v := h.record().Version; v != version+1 {
@@ -218,6 +206,21 @@ func TestReminderKilledThenDownUntilTheMoveIsDue(t *testing.T) {
 
 // sayKilledAtDone has u say line, and kills the bot at its output's "done"
 // step: the line is out, the job's end never written.
+// downFor is the process killed (a test's crashAt, which it clears) and
+// down for d, longer than Discord remembers a nonce, then started again.
+func (h *harness) downFor(d time.Duration, what string) {
+	h.t.Helper()
+	h.crashAt = nil
+	if !h.killed {
+		h.t.Fatalf("%s was not killed", what)
+	}
+	h.killed = false
+	h.fake.Killed()
+	h.stop()
+	h.advance(d)
+	h.start()
+}
+
 func sayKilledAtDone(t *testing.T, h *harness, u *fakediscord.User, line string) {
 	t.Helper()
 	h.crashAt = func(step string) bool { return step == "done" }
@@ -247,15 +250,7 @@ func TestResultPostedOnceAfterAKillAtDone(t *testing.T) {
 			break
 		}
 	}
-	h.crashAt = nil
-	if !h.killed {
-		t.Fatal("the game ended without posting its result")
-	}
-	h.killed = false
-	h.fake.Killed()
-	h.stop()
-	h.advance(3 * time.Minute)
-	h.start()
+	h.downFor(3*time.Minute, "the game's last output")
 	h.bot.Idle()
 	n := 0
 	for _, m := range h.fake.Messages(h.ch) {
