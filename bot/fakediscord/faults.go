@@ -397,6 +397,48 @@ func (s *Server) SetWebhookLimit(n int, window time.Duration) {
 	clear(s.hookBuckets)
 }
 
+// DiscordGlobalLimit is how many requests a second Discord lets a bot make
+// on every route but the interaction ones, all its shards together.
+const DiscordGlobalLimit = 50
+
+// SetGlobalLimit holds the bot to n requests per window on the routes the
+// global limit binds, counted over a sliding window: one more is answered
+// 429 with X-RateLimit-Global, an invalid request, and is not counted in.
+// New sets Discord's 50 a second; n = 0 lifts the limit.
+func (s *Server) SetGlobalLimit(n int, window time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n > 0 && window <= 0 {
+		s.t.Fatalf("fakediscord: SetGlobalLimit(%d, %v): a limit needs a window", n, window)
+		return
+	}
+	s.globalLimit, s.globalWindow, s.globalSent = n, window, nil
+}
+
+// globalLimitLocked answers 429 for a request beyond the global limit;
+// else it counts the request in. It reports whether it answered.
+func (c *call) globalLimitLocked() bool {
+	s := c.s
+	if s.globalLimit <= 0 || c.exempt() {
+		return false
+	}
+	now := s.nowLocked()
+	old := 0
+	for old < len(s.globalSent) && !now.Before(s.globalSent[old].Add(s.globalWindow)) {
+		old++
+	}
+	s.globalSent = s.globalSent[old:]
+	if len(s.globalSent) >= s.globalLimit {
+		retry := s.globalSent[0].Add(s.globalWindow).Sub(now)
+		s.counts.GlobalLimited++
+		s.logLocked("fakediscord: %s would be request %d within %v against the global limit of %d: 429", c.describe(), len(s.globalSent)+1, s.globalWindow, s.globalLimit)
+		c.rateLimited(retry, true)
+		return true
+	}
+	s.globalSent = append(s.globalSent, now)
+	return false
+}
+
 // hookBucket is one webhook token's requests in its current window.
 type hookBucket struct {
 	reset time.Time
@@ -485,6 +527,9 @@ type RESTCounts struct {
 	// NotFound counts 404 answers, which Discord does not count as invalid
 	// but which point at stale IDs or tokens.
 	NotFound int
+	// GlobalLimited counts requests answered 429 for going past the
+	// global limit (SetGlobalLimit); they are in Invalid too.
+	GlobalLimited int
 	// Exhausted counts answers that spent the last request of a webhook
 	// token's bucket (SetWebhookLimit): X-RateLimit-Remaining 0.
 	Exhausted int

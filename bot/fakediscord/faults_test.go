@@ -166,6 +166,69 @@ func TestWebhookLimit(t *testing.T) {
 	}
 }
 
+// TestGlobalLimit: as Discord does, the fake holds a bot to 50 requests a
+// second on the routes the global limit binds; one more within the window
+// is a 429 with X-RateLimit-Global, invalid and not counted in; the
+// interaction routes stay free; once the window has moved on, requests
+// pass again.
+func TestGlobalLimit(t *testing.T) {
+	t.Parallel()
+	if f := New(t); f.globalLimit != DiscordGlobalLimit || f.globalWindow != time.Second {
+		t.Fatal("a new fake does not hold bots to Discord's 50 a second")
+	}
+	s := New(t)
+	tokens := make(chan string, 1)
+	connect(t, s, []*discordgo.ApplicationCommand{pingCmd}, func(bs *discordgo.Session, i *discordgo.InteractionCreate) {
+		bs.InteractionRespond(i.Interaction, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{Content: "pong"}})
+		tokens <- i.Token
+	})
+	s.AddUser("Alice").Command(s.ChannelID(), "ping")
+	token := <-tokens
+	s.SetGlobalLimit(3, time.Hour)
+	s.ResetRESTCounts()
+	send := func(method, path, body string) *http.Response {
+		req, _ := http.NewRequest(method, s.APIURL()+path, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Authorization", "Bot "+BotToken)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp
+	}
+	post := func() *http.Response { return send("POST", "/channels/"+s.ChannelID()+"/messages", `{"content":"hi"}`) }
+	for n := range 3 {
+		if r := post(); r.StatusCode != 200 {
+			t.Fatalf("post %d within the limit: %d", n+1, r.StatusCode)
+		}
+	}
+	for range 2 {
+		r := post()
+		if h := r.Header; r.StatusCode != 429 || h.Get("X-RateLimit-Global") != "true" || h.Get("X-RateLimit-Scope") != "global" {
+			t.Fatalf("a post past the limit: %d, headers %v", r.StatusCode, h)
+		}
+	}
+	if r := send("PATCH", "/webhooks/"+s.AppID()+"/"+token+"/messages/@original", `{"content":"edited"}`); r.StatusCode != 200 {
+		t.Fatalf("an interaction route under the global limit: %d", r.StatusCode)
+	}
+	if c := s.RESTCounts(); c.GlobalLimited != 2 || c.Invalid != 2 || c.Global != 5 || c.Exempt != 1 {
+		t.Fatalf("counts = %+v", c)
+	}
+	s.Advance(time.Hour)
+	if r := post(); r.StatusCode != 200 {
+		t.Fatalf("a post once the window moved on: %d", r.StatusCode)
+	}
+	s.SetGlobalLimit(0, 0)
+	for range 10 {
+		if r := post(); r.StatusCode != 200 {
+			t.Fatalf("without a limit: %d", r.StatusCode)
+		}
+	}
+}
+
 // TestServerErrorFaults: 500 and 503 reach the caller with Discord's JSON
 // body and change nothing; discordgo retries a 502 by itself; any route can
 // fail, including edits of one channel only.

@@ -235,6 +235,7 @@ func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, pattern strin
 		s.lost[c.retryKey()] = true
 		c.answerFault(f)
 	case c.stillLimitedLocked():
+	case c.globalLimitLocked():
 	case c.hookBucketLocked():
 	default:
 		h(c)

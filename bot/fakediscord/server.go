@@ -155,6 +155,9 @@ type Server struct {
 	hookLimit          int                    // requests per hookWindow for each webhook token; 0: none
 	hookWindow         time.Duration          //
 	hookBuckets        map[string]*hookBucket // by "METHOD /webhooks/{app}/{token}"
+	globalLimit        int                    // requests per globalWindow against the global limit; 0: none
+	globalWindow       time.Duration          //
+	globalSent         []time.Time            // when the requests still in the window came, oldest first
 }
 
 // guild is one of the fake's guilds. The first lives in the Server's own
@@ -236,6 +239,8 @@ func newServer(t Reporter) *Server {
 		lost:              map[string]bool{},
 		limitedUntil:      map[string]time.Time{},
 		hookBuckets:       map[string]*hookBucket{},
+		globalLimit:       DiscordGlobalLimit,
+		globalWindow:      time.Second,
 		changed:           make(chan struct{}),
 	}
 }
