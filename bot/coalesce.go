@@ -2,8 +2,10 @@ package bot
 
 import (
 	"bytes"
+	"context"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/cardtable/cardbot/games"
@@ -26,17 +28,23 @@ import (
 // its output lane; the map is shared.
 //
 // It also keeps the process's budget of requests against Discord's global
-// limit: rate a second with a burst of a second's worth (a GCRA: tat is
-// when the budget is next whole). Every such request spends it (metered,
-// on the HTTP client); a table draw waits for it. A put-off draw books
-// its turn when it is put off, so busy channels are drawn in the order
-// they asked, and its request then spends nothing more.
+// limit: rate a second with a burst of a ninth of that (a GCRA: tat is
+// when the budget is next whole), so no second ever holds more than
+// rate + burst requests: 50 at the default 45. Every such request waits
+// for its turn (metered, on the HTTP client): a post or a delete goes out
+// late rather than earn a 429, which Discord counts toward its ban on
+// invalid requests. A table draw is put off instead when the budget has
+// no room (due); a put-off draw books its turn when it is put off, so busy
+// channels are drawn in the order they asked, and its request then
+// carries that turn (turn) instead of waiting for another.
 type tableClocks struct {
 	mu    sync.Mutex
 	ch    map[string]*tableClock
-	rate  float64 // draws a second; 0: no limit
+	rate  float64 // requests a second; 0: no limit
 	tat   time.Time
 	clock func() time.Time // nil: time.Now
+	// sleep waits d or until ctx ends (nil: a timer); tests watch it.
+	sleep func(ctx context.Context, d time.Duration) error
 }
 
 func (t *tableClocks) now() time.Time {
@@ -84,28 +92,67 @@ func (t *tableClocks) due(channel string, every time.Duration) bool {
 func (t *tableClocks) drawn(channel string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	c := t.get(channel)
-	c.last = t.now()
-	if c.booked && t.rate > 0 {
-		c.booked = false
-		t.tat = t.tat.Add(-t.perLocked()) // the request spends it again
-	}
+	t.get(channel).last = t.now()
 }
 
-// spend counts one request against the global limit.
-func (t *tableClocks) spend() {
+// turn is ctx for the request that draws the channel's table: if a flush
+// booked the draw's turn in the budget, the request carries it and waits
+// for no other.
+func (t *tableClocks) turn(ctx context.Context, channel string) context.Context {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.spendLocked(t.now())
+	c := t.get(channel)
+	if !c.booked {
+		return ctx
+	}
+	c.booked = false
+	return context.WithValue(ctx, turnKey{}, new(atomic.Bool))
+}
+
+type turnKey struct{}
+
+// booked tells whether ctx carries a booked turn not yet spent, and
+// spends it: a request sent again (a retry) waits like any other.
+func booked(ctx context.Context) bool {
+	used, _ := ctx.Value(turnKey{}).(*atomic.Bool)
+	return used != nil && used.CompareAndSwap(false, true)
+}
+
+// wait spends one request of the budget, waiting for its turn (or until
+// ctx ends: the turn is then lost, which errs on the side of Discord).
+func (t *tableClocks) wait(ctx context.Context) error {
+	t.mu.Lock()
+	now := t.now()
+	d := t.spendLocked(now).Sub(now)
+	sleep := t.sleep
+	t.mu.Unlock()
+	if d <= 0 {
+		return nil
+	}
+	if sleep != nil {
+		return sleep(ctx, d)
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 func (t *tableClocks) perLocked() time.Duration {
 	return time.Duration(float64(time.Second) / t.rate)
 }
 
+// globalBurst is how many requests of the budget may go at once: with
+// rate a second after them, a second holds at most rate + burst.
+func globalBurst(rate float64) float64 { return max(1, rate/9) }
+
 // burstLocked is how far ahead of now the budget may be spent.
 func (t *tableClocks) burstLocked() time.Duration {
-	return time.Duration(float64(time.Second) * (1 - 1/t.rate))
+	return time.Duration(float64(time.Second) * (globalBurst(t.rate) - 1) / t.rate)
 }
 
 // spendLocked counts one draw at now and returns when it may happen.
@@ -203,7 +250,8 @@ func (b *Bot) tableEvery() time.Duration {
 }
 
 // globalRate is Config.GlobalRate resolved: 0 is no limit. Shards share
-// the token's global limit.
+// the token's global limit: each keeps its share's burst (globalBurst)
+// and rate within it, so that together no second holds more than it.
 func (c Config) globalRate() float64 {
 	switch {
 	case c.GlobalRate < 0 || c.TableEvery < 0:
@@ -211,7 +259,12 @@ func (c Config) globalRate() float64 {
 	case c.GlobalRate > 0:
 		return c.GlobalRate
 	}
-	return DefaultGlobalRate / float64(max(c.ShardCount, 1))
+	limit := float64(c.GlobalLimit)
+	if limit <= 0 {
+		limit = DefaultGlobalLimit
+	}
+	share := limit / float64(max(c.ShardCount, 1))
+	return max(share/2, share-max(1, share/10))
 }
 
 // owe keeps an output whose table edit was put off until the channel's

@@ -3,6 +3,7 @@ package bot_test
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -243,6 +244,49 @@ func TestBusyTablesShareTheGlobalBudget(t *testing.T) {
 	}
 	if owed, _ := h.db.Pending(); len(owed) != 0 {
 		t.Fatalf("%d outputs still owed after Idle", len(owed))
+	}
+}
+
+// Lobbies opened in many channels at once are posts, bound by Discord's
+// global limit of 50 requests a second: they go out in turn, every one of
+// them, and Discord (the fake holds bots to its limit) answers none 429.
+// Before, only table edits waited for the budget, and a burst of posts
+// went out together: 429s, which count toward Discord's ban on invalid
+// requests.
+func TestPostsFromManyChannelsStayWithinTheGlobalLimit(t *testing.T) {
+	const channels = 70
+	h := newHarness(t)
+	var chs []string
+	for n := range channels {
+		ch := h.fake.NewChannel(fmt.Sprintf("lobby-%d", n))
+		h.fake.DenyThreads(ch)
+		chs = append(chs, ch)
+	}
+	h.bot.Idle()
+	h.fake.ResetRESTCounts()
+	var wg sync.WaitGroup
+	for n, ch := range chs {
+		u := h.fake.AddUser(fmt.Sprintf("Host%d", n))
+		wg.Go(func() { u.Command(ch, "game", newGame("duel")) })
+	}
+	wg.Wait()
+	h.bot.Idle()
+	c := h.fake.RESTCounts()
+	if c.GlobalLimited != 0 || c.Invalid != 0 {
+		t.Fatalf("%d requests went past the global limit (%d invalid in all)", c.GlobalLimited, c.Invalid)
+	}
+	if posts := c.ByRoute["POST "+fakediscord.RouteMessages]; posts < channels {
+		t.Fatalf("%d lobbies posted for %d channels", posts, channels)
+	}
+	for _, ch := range chs {
+		rec, err := h.db.Game(ch)
+		if err != nil || rec == nil {
+			t.Fatalf("%s: no lobby stored (%v)", ch, err)
+		}
+		p, _ := h.db.Posts(rec.ID)
+		if m := h.fake.Message(ch, p.Table); m == nil || m.ButtonID("Join") == "" {
+			t.Fatalf("%s: the lobby is not in the channel", ch)
+		}
 	}
 }
 

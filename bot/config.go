@@ -53,13 +53,18 @@ type Config struct {
 	// together, with the latest state, when it has passed. Discord allows a
 	// channel about five message edits per five seconds anyway.
 	TableEvery time.Duration
-	// GlobalRate is how many requests a second against Discord's global
-	// limit (50 for the whole bot) this process allows itself (default
-	// DefaultGlobalRate divided by the shard count; negative, or a negative
-	// TableEvery, which asks for every table edit at once: no limit).
-	// Every such request spends it; only table draws wait for it: when
-	// more tables are busy than it leaves room for, each is drawn less
-	// often, in turn, rather than earning 429s.
+	// GlobalLimit (DISCORD_GLOBAL_LIMIT) is how many requests a second
+	// Discord allows the bot's token on every route but the interaction
+	// ones, all shards together (0: DefaultGlobalLimit; Discord raises it
+	// for large bots on request).
+	GlobalLimit int
+	// GlobalRate is how many requests a second against that limit this
+	// process allows itself, with a burst of a ninth of it on top (default:
+	// its shard's share of GlobalLimit, less that burst; negative, or a
+	// negative TableEvery, which asks for every table edit at once: no
+	// limit). Every such request waits for its turn: posts go out late
+	// rather than earn 429s, and when more tables are busy than it leaves
+	// room for, each is drawn less often, in turn.
 	GlobalRate float64
 	// Transport carries the bot's HTTP requests (nil: NewTransport()); the
 	// load command wraps it to watch them.
@@ -69,9 +74,13 @@ type Config struct {
 // DefaultTableEvery is Config.TableEvery when it is zero.
 const DefaultTableEvery = time.Second
 
-// DefaultGlobalRate keeps a margin under Discord's 50 requests a second,
-// for requests the budget cannot hold back (a burst of pings).
-const DefaultGlobalRate = 45.0
+// DefaultGlobalLimit is Discord's global limit: requests a second a bot's
+// token may make on every route but the interaction ones.
+const DefaultGlobalLimit = 50
+
+// DefaultGlobalRate is the budget's steady rate for one process: with its
+// burst of a ninth of that, no second holds more than DefaultGlobalLimit.
+const DefaultGlobalRate = DefaultGlobalLimit * 0.9
 
 // DefaultRetention keeps a finished game's history for a year.
 const DefaultRetention = 365 * 24 * time.Hour
@@ -121,6 +130,13 @@ func ConfigFromEnv(getenv func(string) string) (Config, error) {
 			// the API version path is ours to add.
 			c.APIURL = strings.TrimRight(c.APIURL, "/") + "/api/v" + discordgo.APIVersion
 		}
+	}
+	if v := strings.TrimSpace(getenv("DISCORD_GLOBAL_LIMIT")); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return c, fmt.Errorf("DISCORD_GLOBAL_LIMIT must be the requests a second Discord allows the bot (50 unless Discord raised it), not %q", v)
+		}
+		c.GlobalLimit = n
 	}
 	switch lvl := strings.ToLower(strings.TrimSpace(getenv("LOG_LEVEL"))); lvl {
 	case "", "info":

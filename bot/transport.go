@@ -1,6 +1,8 @@
 package bot
 
 import (
+	"context"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -67,29 +69,68 @@ func (t *rewrite) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // metered spends the global budget for each request Discord counts
-// against the bot's global limit: all but the interaction endpoints. It is
-// also where an output job's request gives up the job's slot (queue.go).
+// against the bot's global limit: all but the interaction endpoints. Such
+// a request waits for its turn in the budget before it is sent, with the
+// output job's slot (queue.go) given up meanwhile. The time limit on a
+// request starts once it is sent: a turn waited for is not Discord slow to
+// answer.
 type metered struct {
-	next  http.RoundTripper
-	spend func()
+	next    http.RoundTripper
+	wait    func(ctx context.Context) error
+	timeout time.Duration
 }
 
+// requestTimeout bounds a request once it is sent, the body read included.
+const requestTimeout = 20 * time.Second
+
 func (t *metered) RoundTrip(r *http.Request) (*http.Response, error) {
-	if !exemptPath(r.URL.Path) {
-		t.spend()
-	}
+	ctx := r.Context()
 	// An output job computes with a slot (queue.go) and waits without,
 	// among the requests of output jobs the flight bound lets through.
-	if h := slotOf(r.Context()); h != nil {
+	h := slotOf(ctx)
+	if h != nil {
 		h.release()
+		defer h.retake()
+	}
+	if !exemptPath(r.URL.Path) && !booked(ctx) {
+		if err := t.wait(ctx); err != nil {
+			closeBody(r)
+			return nil, err
+		}
+	}
+	if h != nil {
 		h.s.flight.enter()
 		start := time.Now()
-		defer func() {
-			h.s.flight.leave(time.Since(start))
-			h.retake()
-		}()
+		defer func() { h.s.flight.leave(time.Since(start)) }()
 	}
-	return t.next.RoundTrip(r)
+	ctx, cancel := context.WithTimeout(ctx, t.timeout)
+	resp, err := t.next.RoundTrip(r.WithContext(ctx))
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	resp.Body = &cancelBody{resp.Body, cancel}
+	return resp, nil
+}
+
+// closeBody closes the body of a request that will not be sent, as a
+// RoundTripper must.
+func closeBody(r *http.Request) {
+	if r.Body != nil {
+		r.Body.Close()
+	}
+}
+
+// cancelBody ends a request's time limit when its body is closed.
+type cancelBody struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (b *cancelBody) Close() error {
+	err := b.ReadCloser.Close()
+	b.cancel()
+	return err
 }
 
 // exemptPath: interaction callbacks and interaction webhooks (follow-ups,

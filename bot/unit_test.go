@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -145,6 +146,14 @@ func TestConfigFromEnv(t *testing.T) {
 	if _, err := ConfigFromEnv(env("DISCORD_TOKEN", "abc", "LOG_LEVEL", "loud")); err == nil {
 		t.Fatal("accepted an unknown log level")
 	}
+	for _, bad := range []string{"0", "-5", "fifty"} {
+		if _, err := ConfigFromEnv(env("DISCORD_TOKEN", "abc", "DISCORD_GLOBAL_LIMIT", bad)); err == nil {
+			t.Errorf("accepted DISCORD_GLOBAL_LIMIT=%s", bad)
+		}
+	}
+	if c, err := ConfigFromEnv(env("DISCORD_TOKEN", "abc", "DISCORD_GLOBAL_LIMIT", "500")); err != nil || c.GlobalLimit != 500 {
+		t.Errorf("DISCORD_GLOBAL_LIMIT=500 → %d, %v", c.GlobalLimit, err)
+	}
 	for _, bad := range []error{ErrNoToken, ErrTokenRejected} {
 		if strings.Contains(bad.Error(), "abc") {
 			t.Fatal("an error names the token")
@@ -194,40 +203,43 @@ func TestLanesSerializePerKeyAndRunKeysInParallel(t *testing.T) {
 	}
 }
 
-// Busy channels share the process's table budget: a second's worth at
-// once, then one draw per 1/rate, and put-off draws take their turns in
-// the order they were put off.
+// Busy channels share the process's budget against Discord's global
+// limit: a burst of a ninth of the rate at once, then one draw per 1/rate,
+// and put-off draws take their turns in the order they were put off.
 func TestTablesShareTheGlobalBudget(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	tc := &tableClocks{rate: 10, clock: func() time.Time { return now }}
-	for n := range 10 {
+	tc := &tableClocks{rate: 45, clock: func() time.Time { return now }}
+	for n := range 5 {
 		ch := fmt.Sprint("c", n)
 		if !tc.due(ch, time.Second) {
-			t.Fatalf("draw %d of the first second's 10 refused", n)
+			t.Fatalf("draw %d of the burst of 5 refused", n)
 		}
 		tc.drawn(ch)
-		tc.spend() // its request
+		if err := tc.wait(context.Background()); err != nil { // its request
+			t.Fatal(err)
+		}
 	}
-	if tc.due("c10", time.Second) {
-		t.Fatal("an 11th draw in the same instant allowed at 10 a second")
+	if tc.due("c5", time.Second) {
+		t.Fatal("a 6th draw in the same instant allowed at 45 a second")
 	}
 	tc.mu.Lock()
 	var turns []time.Duration
 	for range 3 {
-		turns = append(turns, tc.spendLocked(now).Sub(now))
+		turns = append(turns, tc.spendLocked(now).Sub(now).Round(time.Millisecond))
 	}
 	tc.mu.Unlock()
-	want := []time.Duration{100 * time.Millisecond, 200 * time.Millisecond, 300 * time.Millisecond}
+	want := []time.Duration{22 * time.Millisecond, 44 * time.Millisecond, 67 * time.Millisecond}
 	if fmt.Sprint(turns) != fmt.Sprint(want) {
 		t.Fatalf("put-off draws booked for %v, want %v", turns, want)
 	}
-	// A booked draw's request spends no more than its booking.
+	// A booked draw's request carries its turn: it waits for no other, once.
 	tc.get("c0").booked = true
-	before := tc.tat
-	tc.drawn("c0")
-	tc.spend()
-	if tc.tat != before {
-		t.Fatalf("a booked draw moved the budget by %v", tc.tat.Sub(before))
+	ctx := tc.turn(context.Background(), "c0")
+	if !booked(ctx) || booked(ctx) {
+		t.Fatal("a booked draw's turn is not carried by its request exactly once")
+	}
+	if booked(tc.turn(context.Background(), "c0")) {
+		t.Fatal("a draw carried a turn that was already spent")
 	}
 	now = now.Add(2 * time.Second)
 	if !tc.due("c11", time.Second) {
@@ -242,6 +254,85 @@ func TestTablesShareTheGlobalBudget(t *testing.T) {
 			t.Fatalf("draw %d refused with no budget set", n)
 		}
 		unlimited.drawn(fmt.Sprint("c", n))
+		if err := unlimited.wait(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// Each process's budget, its burst on top, keeps the token within its
+// global limit however many shards share it.
+func TestGlobalRateSharesTheLimit(t *testing.T) {
+	for _, c := range []struct {
+		limit, shards int
+		rate          float64
+	}{{0, 1, 45}, {0, 2, 22.5}, {0, 5, 9}, {0, 10, 4}, {500, 1, 450}, {500, 4, 112.5}} {
+		rate := Config{GlobalLimit: c.limit, ShardCount: c.shards}.globalRate()
+		limit := float64(cmp.Or(c.limit, DefaultGlobalLimit))
+		if rate != c.rate || float64(c.shards)*(rate+globalBurst(rate)) > limit {
+			t.Errorf("limit %d, %d shards: %v a second with a burst of %v each", c.limit, c.shards, rate, globalBurst(rate))
+		}
+	}
+	if (Config{GlobalRate: -1}).globalRate() != 0 || (Config{TableEvery: -1}).globalRate() != 0 || (Config{GlobalRate: 7}).globalRate() != 7 {
+		t.Error("an explicit GlobalRate is not taken as it is")
+	}
+}
+
+// Every request against the global limit waits for its turn, so that no
+// second holds more than Discord's 50, however they come: a burst of
+// posts at once (games ending together), then a steady trickle, then
+// another burst after a pause.
+func TestGlobalBudgetKeepsEverySecondUnderFifty(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var sent []time.Time
+	tc := &tableClocks{rate: DefaultGlobalRate, clock: func() time.Time { return now }}
+	tc.sleep = func(_ context.Context, d time.Duration) error {
+		sent[len(sent)-1] = sent[len(sent)-1].Add(d)
+		return nil
+	}
+	request := func() {
+		sent = append(sent, now)
+		if err := tc.wait(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 200 {
+		request()
+	}
+	for range 100 {
+		now = now.Add(7 * time.Millisecond)
+		request()
+	}
+	now = now.Add(10 * time.Second)
+	for range 80 {
+		request()
+	}
+	slices.SortFunc(sent, func(a, b time.Time) int { return a.Compare(b) })
+	most := 0
+	for i := range sent {
+		n := 0
+		for j := i; j < len(sent) && sent[j].Sub(sent[i]) < time.Second; j++ {
+			n++
+		}
+		most = max(most, n)
+	}
+	if most > 50 {
+		t.Fatalf("a second held %d requests, Discord allows 50", most)
+	}
+	if most < 45 {
+		t.Fatalf("the busiest second held %d requests: the budget is not spent", most)
+	}
+	// The first 200 did not wait for ever: about 200/45 s.
+	if last := sent[199].Sub(sent[0]); last > 5*time.Second {
+		t.Fatalf("200 requests at once took %v to go", last)
+	}
+	// A waiter whose context ends gives up its wait.
+	tc.sleep = nil
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	now = now.Add(-time.Hour) // the budget is far ahead of this clock
+	if err := tc.wait(ctx); err == nil {
+		t.Fatal("a wait went on after its context ended")
 	}
 }
 
@@ -301,7 +392,7 @@ func TestOutputSlotFreeWhileWaiting(t *testing.T) {
 	s := newSlots(1, time.Hour)
 	h := s.take()
 	during := -1
-	rt := &metered{spend: func() {}, next: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+	rt := &metered{wait: func(context.Context) error { return nil }, timeout: time.Minute, next: roundTripFunc(func(r *http.Request) (*http.Response, error) {
 		during = len(s.c)
 		return &http.Response{StatusCode: http.StatusNoContent, Body: http.NoBody}, nil
 	})}
