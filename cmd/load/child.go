@@ -33,6 +33,7 @@ type childConfig struct {
 	APIURL, GuildID, DBPath string
 	LogLevel                slog.Level
 	Profiles                profilePaths
+	GlobalLimit             int // Discord's global limit; 0: none
 }
 
 // profilePaths are the profiles of the load window the bot's process
@@ -80,7 +81,10 @@ func newBotServer(c childConfig, logTo io.Writer) (serve func(io.ReadWriteCloser
 	var seed atomic.Uint64
 	tr := newBotTransport(bot.NewTransport())
 	cfg := bot.Config{Token: fakediscord.BotToken, APIURL: c.APIURL, DBPath: c.DBPath, GuildID: c.GuildID,
-		LogLevel: c.LogLevel, Seeds: func() uint64 { return seed.Add(1) }, Transport: tr}
+		LogLevel: c.LogLevel, Seeds: func() uint64 { return seed.Add(1) }, Transport: tr, GlobalLimit: c.GlobalLimit}
+	if c.GlobalLimit <= 0 {
+		cfg.GlobalRate = -1 // as behind a proxy that keeps no limit
+	}
 	b, err := bot.New(cfg, db, log, bot.Catalog())
 	if err == nil {
 		err = b.Start()

@@ -62,8 +62,11 @@ type options struct {
 	overlap    int           // clicks a table may have under way
 	json       bool
 	together   bool // the bot in the load's process, not in one of its own
-	logLevel   slog.Level
-	log        io.Writer // the bot's and the fake's log
+	// globalLimit: Discord's global limit, which the fake holds the bot to
+	// and the bot is told (DISCORD_GLOBAL_LIMIT); 0 lifts it on both sides.
+	globalLimit int
+	logLevel    slog.Level
+	log         io.Writer // the bot's and the fake's log
 }
 
 // Bounds: a run always stops by itself.
@@ -107,6 +110,8 @@ func main() {
 	flag.IntVar(&o.overlap, "overlap", 1, "clicks a table may have under way: a player clicks once the hand shows the move,\n"+
 		"though the fake's Sync barrier may still hold the previous click (1: wait for each Click call to return)")
 	flag.BoolVar(&o.json, "json", false, "print the report as JSON")
+	flag.IntVar(&o.globalLimit, "global-limit", fakediscord.DiscordGlobalLimit, "requests a second the fake allows on every route but the interaction ones, as Discord does,\n"+
+		"and the bot is told it may make (DISCORD_GLOBAL_LIMIT); 0 lifts the limit on both sides")
 	flag.BoolVar(&o.together, "together", false, "run the bot in this process, beside the fake Discord and the players, not in a process of its own")
 	level := flag.String("log", "warn", "log level of the bot and the fake: debug, info, warn, error")
 	flag.Parse()
@@ -280,9 +285,10 @@ func run(ctx context.Context, o options) (*Report, error) {
 	defer fr.Close() // shuts the fake down
 	r := &loadRun{opts: o, fake: fakediscord.New(fr), stop: make(chan struct{}), log: log}
 	r.fake.SetLatency(o.latency, o.jitter)
+	r.fake.SetGlobalLimit(max(o.globalLimit, 0), time.Second)
 	defer func() { rep.Violations = int(fr.violations.Load()) }()
 
-	cfg := childConfig{APIURL: r.fake.APIURL(), GuildID: r.fake.GuildID(), DBPath: dbPath, LogLevel: o.logLevel,
+	cfg := childConfig{APIURL: r.fake.APIURL(), GuildID: r.fake.GuildID(), DBPath: dbPath, LogLevel: o.logLevel, GlobalLimit: o.globalLimit,
 		Profiles: profilePaths{CPU: o.cpuprofile, Trace: o.tracefile, Block: o.blockprof, Mem: o.memprofile}}
 	r.fake.OnBotMessage(r.watch.told)
 	b, err := startBot(cfg, o.together, o.log)
@@ -494,6 +500,7 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 	counts := r.fake.RESTCounts()
 	rep.Transactions = int(after.Transactions - before.Transactions)
 	rep.Global, rep.Exempt, rep.Invalid, rep.NotFound, rep.ByRoute = counts.Global, counts.Exempt, counts.Invalid, counts.NotFound, counts.ByRoute
+	rep.GlobalLimited, rep.GlobalLimit = counts.GlobalLimited, o.globalLimit
 	rep.Failed = len(r.fake.FailedInteractions()) - failedBefore
 	var lat []time.Duration
 	var firstErr error

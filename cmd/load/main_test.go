@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cardtable/cardbot/bot/fakediscord"
 )
 
 // TestMain lets the test binary be the fill's child process too.
@@ -50,7 +52,7 @@ func runLoad(t *testing.T, o options) (*Report, string) {
 
 func tinyLoad(t *testing.T, together bool) {
 	rep, printed := runLoad(t, options{game: "duel", channels: 2, duration: time.Second, stored: 200,
-		ceiling: 200 * time.Millisecond, parallel: 2, overlap: 2, together: together})
+		ceiling: 200 * time.Millisecond, parallel: 2, overlap: 2, together: together, globalLimit: fakediscord.DiscordGlobalLimit})
 	t.Log("\n" + printed)
 
 	checks := []struct {
@@ -69,6 +71,7 @@ func tinyLoad(t *testing.T, together bool) {
 		{"REST split into global and exempt", rep.Global > 0 && rep.Exempt > 0 &&
 			rep.RESTPerMove > 0.5 && rep.RESTPerMove < 10 && rep.GlobalPerMove < rep.RESTPerMove},
 		{"every move answered by callback", rep.ByRoute["POST /interactions/{id}/{token}/callback"] >= rep.Moves},
+		{"Discord's global limit kept and never passed", rep.GlobalLimit == fakediscord.DiscordGlobalLimit && rep.GlobalLimited == 0},
 		// A click the client refuses (the bot replaced the message just as
 		// the player clicked: a new game's table posted below its story)
 		// is tried again on the new message; it is a race, not a fault.
@@ -89,7 +92,7 @@ func tinyLoad(t *testing.T, together bool) {
 			t.Errorf("%s: not so in the report:\n%+v", c.what, rep)
 		}
 	}
-	for _, want := range []string{"moves/s", "p99", "REST per move", "global-limited", "exempt", "bbolt ceiling", "VmRSS"} {
+	for _, want := range []string{"moves/s", "p99", "REST per move", "global-limited", "exempt", "answered 429", "bbolt ceiling", "VmRSS"} {
 		if !strings.Contains(printed, want) {
 			t.Errorf("the printed report has no %q", want)
 		}
@@ -110,11 +113,11 @@ func TestEveryGameUnderLoad(t *testing.T) {
 	for _, game := range loadGames {
 		t.Run(game, func(t *testing.T) {
 			rep, out := runLoad(t, options{game: game, channels: 2, duration: time.Second,
-				ceiling: 100 * time.Millisecond, parallel: 2, overlap: 1, together: true})
+				ceiling: 100 * time.Millisecond, parallel: 2, overlap: 1, together: true, globalLimit: fakediscord.DiscordGlobalLimit})
 			if rep.Opened != 2 || rep.Moves == 0 {
 				t.Fatalf("%d tables opened, %d moves:\n%s", rep.Opened, rep.Moves, out)
 			}
-			if rep.Stale+rep.Refused+rep.Stalls+rep.ShownAgain+rep.Unanswered+rep.AnsLate+rep.Failed+rep.Violations > 0 {
+			if rep.Stale+rep.Refused+rep.Stalls+rep.ShownAgain+rep.Unanswered+rep.AnsLate+rep.Failed+rep.Violations+rep.GlobalLimited > 0 {
 				t.Errorf("moves went wrong:\n%s", out)
 			}
 			for _, verb := range turnsOn[game] {

@@ -100,8 +100,11 @@ type Report struct {
 	// REST during the window, and per move.
 	Global, Exempt, Invalid, NotFound int
 	ByRoute                           map[string]int
-	RESTPerMove, GlobalPerMove        float64
-	ExemptPerMove                     float64
+	// GlobalLimited: requests the fake answered 429 for going past the
+	// global limit (GlobalLimit a second; 0: none was kept).
+	GlobalLimited, GlobalLimit int
+	RESTPerMove, GlobalPerMove float64
+	ExemptPerMove              float64
 
 	Violations int    // what the fake reports a test would fail on
 	RSSEnd     uint64 // bytes, VmRSS after the load
@@ -205,6 +208,12 @@ func (r *Report) Print(w io.Writer) {
 	total := r.Global + r.Exempt
 	p("REST per move:  %.2f (global-limited %.2f, exempt %.2f); %d requests: %d global, %d exempt, %d invalid, %d not found",
 		r.RESTPerMove, r.GlobalPerMove, r.ExemptPerMove, total, r.Global, r.Exempt, r.Invalid, r.NotFound)
+	limit := "none kept (-global-limit 0)"
+	if r.GlobalLimit > 0 {
+		limit = fmt.Sprintf("%d a second", r.GlobalLimit)
+	}
+	p("                global-limited %.1f a second over the window and its output; Discord's limit: %s, %d answered 429 for it",
+		float64(r.Global)/r.Window.Seconds(), limit, r.GlobalLimited)
 	for _, k := range slices.Sorted(maps.Keys(r.ByRoute)) {
 		p("                  %6d  %s", r.ByRoute[k], k)
 	}
