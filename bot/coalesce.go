@@ -43,7 +43,9 @@ type tableClocks struct {
 	rate  float64 // requests a second; 0: no limit
 	tat   time.Time
 	clock func() time.Time // nil: time.Now
-	// sleep waits d or until ctx ends (nil: a timer); tests watch it.
+	// sent: when the requests of the last second went, oldest first.
+	sent []time.Time
+	// sleep waits d or until ctx ends (nil: a timer); tests move a clock.
 	sleep func(ctx context.Context, d time.Duration) error
 }
 
@@ -118,19 +120,60 @@ func booked(ctx context.Context) bool {
 	return used != nil && used.CompareAndSwap(false, true)
 }
 
-// wait spends one request of the budget, waiting for its turn (or until
-// ctx ends: the turn is then lost, which errs on the side of Discord).
-func (t *tableClocks) wait(ctx context.Context) error {
+// wait spends one request of the budget, waiting for its turn (unless
+// it carries one booked: prepaid), then for room among the requests sent
+// in the last second, or until ctx ends (a turn is then lost, which errs
+// on the side of Discord). Turns alone do not keep a second within the
+// limit: a booked one may be used late, beside the turns of that moment.
+func (t *tableClocks) wait(ctx context.Context, prepaid bool) error {
+	if t.rate <= 0 {
+		return nil
+	}
+	if !prepaid {
+		t.mu.Lock()
+		now := t.now()
+		d := t.spendLocked(now).Sub(now)
+		t.mu.Unlock()
+		if err := t.pause(ctx, d); err != nil {
+			return err
+		}
+	}
+	for {
+		d := t.room()
+		if d <= 0 {
+			return nil
+		}
+		if err := t.pause(ctx, d); err != nil {
+			return err
+		}
+	}
+}
+
+// room notes a request sent now if the last second has room for it (rate
+// + burst requests); else it returns how long until it has.
+func (t *tableClocks) room() time.Duration {
 	t.mu.Lock()
+	defer t.mu.Unlock()
 	now := t.now()
-	d := t.spendLocked(now).Sub(now)
-	sleep := t.sleep
-	t.mu.Unlock()
+	old := 0
+	for old < len(t.sent) && !now.Before(t.sent[old].Add(time.Second)) {
+		old++
+	}
+	t.sent = t.sent[old:]
+	if most := int(t.rate + globalBurst(t.rate)); len(t.sent) >= most {
+		return t.sent[0].Add(time.Second).Sub(now)
+	}
+	t.sent = append(t.sent, now)
+	return 0
+}
+
+// pause waits d or until ctx ends.
+func (t *tableClocks) pause(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return nil
 	}
-	if sleep != nil {
-		return sleep(ctx, d)
+	if t.sleep != nil {
+		return t.sleep(ctx, d)
 	}
 	timer := time.NewTimer(d)
 	defer timer.Stop()
@@ -263,9 +306,13 @@ func (c Config) globalRate() float64 {
 	if limit <= 0 {
 		limit = DefaultGlobalLimit
 	}
-	share := limit / float64(max(c.ShardCount, 1))
+	// A margin for requests that reach Discord out of step with their turns.
+	share := globalMargin * limit / float64(max(c.ShardCount, 1))
 	return max(share/2, share-max(1, share/10))
 }
+
+// globalMargin is the part of Discord's global limit the budget spends.
+const globalMargin = 0.95
 
 // owe keeps an output whose table edit was put off until the channel's
 // flush, which it queues if none is.

@@ -79,8 +79,10 @@ const DefaultTableEvery = time.Second
 const DefaultGlobalLimit = 50
 
 // DefaultGlobalRate is the budget's steady rate for one process: with its
-// burst of a ninth of that, no second holds more than DefaultGlobalLimit.
-const DefaultGlobalRate = DefaultGlobalLimit * 0.9
+// burst of a ninth of that, no second holds more than 95 % of
+// DefaultGlobalLimit (47), a margin for requests that reach Discord out of
+// step with their turns.
+const DefaultGlobalRate = DefaultGlobalLimit * globalMargin * 0.9
 
 // DefaultRetention keeps a finished game's history for a year.
 const DefaultRetention = 365 * 24 * time.Hour

@@ -76,7 +76,7 @@ func (t *rewrite) RoundTrip(r *http.Request) (*http.Response, error) {
 // answer.
 type metered struct {
 	next    http.RoundTripper
-	wait    func(ctx context.Context) error
+	wait    func(ctx context.Context, prepaid bool) error
 	timeout time.Duration
 }
 
@@ -92,13 +92,18 @@ func (t *metered) RoundTrip(r *http.Request) (*http.Response, error) {
 		h.release()
 		defer h.retake()
 	}
-	if !exemptPath(r.URL.Path) && !booked(ctx) {
-		if err := t.wait(ctx); err != nil {
+	global := !exemptPath(r.URL.Path)
+	if global {
+		if err := t.wait(ctx, booked(ctx)); err != nil {
 			closeBody(r)
 			return nil, err
 		}
 	}
-	if h != nil {
+	// A request that waited for its turn goes at once: held back again
+	// behind hand edits, turns would bunch up and reach Discord as more
+	// than its limit allows in a second. There are few of them (the
+	// limit), so their CPU is no threat to the answers the bound keeps.
+	if h != nil && !global {
 		h.s.flight.enter()
 		start := time.Now()
 		defer func() { h.s.flight.leave(time.Since(start)) }()
