@@ -436,6 +436,7 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 
 	// The window.
 	r.fake.ResetRESTCounts()
+	counted := time.Now()
 	before, err := r.bot.usage()
 	if err != nil {
 		return err
@@ -498,6 +499,7 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 	}
 
 	counts := r.fake.RESTCounts()
+	rep.RESTSpan = time.Since(counted)
 	rep.Transactions = int(after.Transactions - before.Transactions)
 	rep.Global, rep.Exempt, rep.Invalid, rep.NotFound, rep.ByRoute = counts.Global, counts.Exempt, counts.Invalid, counts.NotFound, counts.ByRoute
 	rep.GlobalLimited, rep.GlobalLimit = counts.GlobalLimited, o.globalLimit

@@ -103,6 +103,9 @@ type Report struct {
 	// GlobalLimited: requests the fake answered 429 for going past the
 	// global limit (GlobalLimit a second; 0: none was kept).
 	GlobalLimited, GlobalLimit int
+	// RESTSpan: from the window's opening until the output of its last
+	// moves was done, the time the REST counts cover.
+	RESTSpan                   time.Duration
 	RESTPerMove, GlobalPerMove float64
 	ExemptPerMove              float64
 
@@ -212,8 +215,8 @@ func (r *Report) Print(w io.Writer) {
 	if r.GlobalLimit > 0 {
 		limit = fmt.Sprintf("%d a second", r.GlobalLimit)
 	}
-	p("                global-limited %.1f a second over the window and its output; Discord's limit: %s, %d answered 429 for it",
-		float64(r.Global)/r.Window.Seconds(), limit, r.GlobalLimited)
+	p("                global-limited %.1f a second over the window and its output (%s); Discord's limit: %s, %d answered 429 for it",
+		float64(r.Global)/r.RESTSpan.Seconds(), r.RESTSpan.Round(time.Millisecond), limit, r.GlobalLimited)
 	for _, k := range slices.Sorted(maps.Keys(r.ByRoute)) {
 		p("                  %6d  %s", r.ByRoute[k], k)
 	}
