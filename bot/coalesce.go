@@ -5,7 +5,6 @@ import (
 	"context"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/cardtable/cardbot/games"
@@ -29,14 +28,14 @@ import (
 //
 // It also keeps the process's budget of requests against Discord's global
 // limit: rate a second with a burst of a ninth of that (a GCRA: tat is
-// when the budget is next whole), so no second ever holds more than
-// rate + burst requests: 50 at the default 45. Every such request waits
-// for its turn (metered, on the HTTP client): a post or a delete goes out
-// late rather than earn a 429, which Discord counts toward its ban on
-// invalid requests. A table draw is put off instead when the budget has
-// no room (due); a put-off draw books its turn when it is put off, so busy
-// channels are drawn in the order they asked, and its request then
-// carries that turn (turn) instead of waiting for another.
+// when the budget is next whole), so no second holds more than rate +
+// burst requests: 47 at the default. Every such request waits for its turn
+// (metered, on the HTTP client): a post or a delete goes out late rather
+// than earn a 429, which Discord counts toward its ban on invalid requests.
+// A table draw, which can wait and fold in the moves after it, takes what
+// the posts leave: it is put off while the budget has no room (due), and a
+// flush waits for room (spare) rather than queue among the posts, whose
+// lobbies, pings and new tables are what players wait for.
 type tableClocks struct {
 	mu    sync.Mutex
 	ch    map[string]*tableClock
@@ -61,8 +60,6 @@ type tableClock struct {
 	owed  []owedOutput
 	story []storyLine // story lines put off, in order
 	armed bool        // a flush is queued (lanes.after)
-	// booked: the queued flush's draw is already counted in the budget.
-	booked bool
 }
 
 type owedOutput struct {
@@ -97,49 +94,43 @@ func (t *tableClocks) drawn(channel string) {
 	t.get(channel).last = t.now()
 }
 
-// turn is ctx for the request that draws the channel's table: if a flush
-// booked the draw's turn in the budget, the request carries it and waits
-// for no other.
-func (t *tableClocks) turn(ctx context.Context, channel string) context.Context {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	c := t.get(channel)
-	if !c.booked {
-		return ctx
-	}
-	c.booked = false
-	return context.WithValue(ctx, turnKey{}, new(atomic.Bool))
-}
-
-type turnKey struct{}
-
-// booked tells whether ctx carries a booked turn not yet spent, and
-// spends it: a request sent again (a retry) waits like any other.
-func booked(ctx context.Context) bool {
-	used, _ := ctx.Value(turnKey{}).(*atomic.Bool)
-	return used != nil && used.CompareAndSwap(false, true)
-}
-
-// wait spends one request of the budget, waiting for its turn (unless
-// it carries one booked: prepaid), then for room among the requests sent
-// in the last second, or until ctx ends (a turn is then lost, which errs
-// on the side of Discord). Turns alone do not keep a second within the
-// limit: a booked one may be used late, beside the turns of that moment.
-func (t *tableClocks) wait(ctx context.Context, prepaid bool) error {
+// wait spends one request of the budget, waiting for its turn, then for
+// room among the requests sent in the last second (a request may go later
+// than its turn, beside the turns of that moment), or until ctx ends (a
+// turn is then lost, which errs on the side of Discord).
+func (t *tableClocks) wait(ctx context.Context) error {
 	if t.rate <= 0 {
 		return nil
 	}
-	if !prepaid {
-		t.mu.Lock()
-		now := t.now()
-		d := t.spendLocked(now).Sub(now)
-		t.mu.Unlock()
+	t.mu.Lock()
+	now := t.now()
+	d := t.spendLocked(now).Sub(now)
+	t.mu.Unlock()
+	if err := t.pause(ctx, d); err != nil {
+		return err
+	}
+	for {
+		d := t.room()
+		if d <= 0 {
+			return nil
+		}
 		if err := t.pause(ctx, d); err != nil {
 			return err
 		}
 	}
+}
+
+// spare waits until the budget has room that no request has taken: what
+// a table draw goes out on, after every post queued before it.
+func (t *tableClocks) spare(ctx context.Context) error {
 	for {
-		d := t.room()
+		t.mu.Lock()
+		d := time.Duration(0)
+		if t.rate > 0 {
+			now := t.now()
+			d = t.tat.Add(-t.burstLocked()).Sub(now)
+		}
+		t.mu.Unlock()
 		if d <= 0 {
 			return nil
 		}
@@ -225,9 +216,6 @@ func (t *tableClocks) take(channel string) []owedOutput {
 	c := t.get(channel)
 	owed := c.owed
 	c.owed, c.armed = nil, false
-	if len(owed) == 0 {
-		c.booked = false // a later output drew the table: the turn is spent
-	}
 	if len(c.story) == 0 && (c.last.IsZero() || t.now().Sub(c.last) > time.Minute) {
 		delete(t.ch, channel) // a quiet channel costs nothing
 	}
@@ -325,10 +313,8 @@ func (b *Bot) owe(channel string, out *store.Output, record func(*store.Posts)) 
 	c.armed = true
 	now := t.now()
 	wait := b.tableEvery() - now.Sub(c.last)
-	if arm {
-		// Its turn in the budget, booked now so busy channels take turns.
-		wait = max(wait, t.spendLocked(now).Sub(now))
-		c.booked = true
+	if arm && t.rate > 0 {
+		wait = max(wait, t.tat.Add(-t.burstLocked()).Sub(now)) // when the budget may have room
 	}
 	t.mu.Unlock()
 	if arm {
@@ -340,6 +326,9 @@ func (b *Bot) owe(channel string, out *store.Output, record func(*store.Posts)) 
 // table, unless a later output already did, and marks the outputs that
 // waited for it done.
 func (b *Bot) flushTable(channel string) {
+	// The budget's room first: the posts queued meanwhile go before it.
+	ctx := b.jobCtx(channel)
+	unslotted(ctx, func() { b.lanes.tables.spare(ctx) })
 	owed := b.lanes.tables.take(channel)
 	if len(owed) == 0 {
 		return

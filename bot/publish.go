@@ -520,7 +520,7 @@ func (p *pub) run() {
 	if b.dies("table") {
 		return
 	}
-	posted, err := b.send(b.lanes.tables.turn(p.ctx, rec.Channel), p.where(), m.send(), p.nonce("t"))
+	posted, err := b.send(p.ctx, p.where(), m.send(), p.nonce("t"))
 	if err == nil && was != "" && olderID(posted, was) {
 		// The nonce handed back a copy a dead process posted, and a replay
 		// since has drawn below it: it would sit above the story just told.
@@ -571,9 +571,8 @@ func (p *pub) inPlace(m msg, version int) {
 		return
 	}
 	b.lanes.tables.drawn(rec.Channel)
-	ctx := b.lanes.tables.turn(p.ctx, rec.Channel)
 	if p.posts.Table != "" {
-		err := b.retry(func() error { return b.edit(ctx, m.edit(p.where(), p.posts.Table)) })
+		err := b.retry(func() error { return b.edit(p.ctx, m.edit(p.where(), p.posts.Table)) })
 		if err == nil {
 			p.note(func(ps *store.Posts) { ps.Drawn = max(ps.Drawn, version) })
 			return
@@ -584,7 +583,7 @@ func (p *pub) inPlace(m msg, version int) {
 		}
 		// Someone deleted it: post it anew below.
 	}
-	posted, err := b.send(ctx, p.where(), m.send(), p.nonce("t"))
+	posted, err := b.send(p.ctx, p.where(), m.send(), p.nonce("t"))
 	if err != nil {
 		b.log.Warn("post table", "game", rec.ID, "err", err)
 		return

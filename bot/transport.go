@@ -76,7 +76,7 @@ func (t *rewrite) RoundTrip(r *http.Request) (*http.Response, error) {
 // answer.
 type metered struct {
 	next    http.RoundTripper
-	wait    func(ctx context.Context, prepaid bool) error
+	wait    func(ctx context.Context) error
 	timeout time.Duration
 }
 
@@ -94,7 +94,7 @@ func (t *metered) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	global := !exemptPath(r.URL.Path)
 	if global {
-		if err := t.wait(ctx, booked(ctx)); err != nil {
+		if err := t.wait(ctx); err != nil {
 			closeBody(r)
 			return nil, err
 		}

@@ -215,7 +215,7 @@ func TestTablesShareTheGlobalBudget(t *testing.T) {
 			t.Fatalf("draw %d of the burst of 5 refused", n)
 		}
 		tc.drawn(ch)
-		if err := tc.wait(context.Background(), false); err != nil { // its request
+		if err := tc.wait(context.Background()); err != nil { // its request
 			t.Fatal(err)
 		}
 	}
@@ -232,15 +232,18 @@ func TestTablesShareTheGlobalBudget(t *testing.T) {
 	if fmt.Sprint(turns) != fmt.Sprint(want) {
 		t.Fatalf("put-off draws booked for %v, want %v", turns, want)
 	}
-	// A booked draw's request carries its turn: it waits for no other, once.
-	tc.get("c0").booked = true
-	ctx := tc.turn(context.Background(), "c0")
-	if !booked(ctx) || booked(ctx) {
-		t.Fatal("a booked draw's turn is not carried by its request exactly once")
+	// A flush's draw waits for room no request has taken: the turn after
+	// the 3 taken above, with the burst spent.
+	var spared time.Duration
+	tc.sleep = func(_ context.Context, d time.Duration) error {
+		spared += d
+		now = now.Add(d)
+		return nil
 	}
-	if booked(tc.turn(context.Background(), "c0")) {
-		t.Fatal("a draw carried a turn that was already spent")
+	if err := tc.spare(context.Background()); err != nil || spared.Round(time.Millisecond) != 89*time.Millisecond {
+		t.Fatalf("a flush waited %v for room (%v), want 89ms", spared, err)
 	}
+	tc.sleep = nil
 	now = now.Add(2 * time.Second)
 	if !tc.due("c11", time.Second) {
 		t.Fatal("no draw allowed once the budget has refilled")
@@ -254,7 +257,7 @@ func TestTablesShareTheGlobalBudget(t *testing.T) {
 			t.Fatalf("draw %d refused with no budget set", n)
 		}
 		unlimited.drawn(fmt.Sprint("c", n))
-		if err := unlimited.wait(context.Background(), false); err != nil {
+		if err := unlimited.wait(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -280,9 +283,9 @@ func TestGlobalRateSharesTheLimit(t *testing.T) {
 
 // Every request against the global limit waits for its turn, so that no
 // second holds more than Discord's 50, however they come: a burst of
-// posts at once (games ending together), a steady trickle, turns booked by
-// flushes and used late beside the turns of that moment, and another burst
-// after a pause.
+// posts at once (games ending together), a steady trickle, requests sent
+// later than their turns beside the turns of that moment, and another
+// burst after a pause.
 func TestGlobalBudgetKeepsEverySecondUnderFifty(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	tc := &tableClocks{rate: DefaultGlobalRate, clock: func() time.Time { return now }}
@@ -291,35 +294,42 @@ func TestGlobalBudgetKeepsEverySecondUnderFifty(t *testing.T) {
 		return nil
 	}
 	var sent []time.Time
-	request := func(prepaid bool) {
-		if err := tc.wait(context.Background(), prepaid); err != nil {
+	request := func() {
+		if err := tc.wait(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 		sent = append(sent, now)
 	}
 	for range 200 {
-		request(false)
+		request()
 	}
 	if took := sent[199].Sub(sent[0]); took > 5*time.Second {
 		t.Fatalf("200 requests at once took %v to go", took)
 	}
 	for range 100 {
 		now = now.Add(7 * time.Millisecond)
-		request(false)
+		request()
 	}
 	now = now.Add(2 * time.Second)
 	tc.mu.Lock()
-	for range 30 { // flushes book their draws' turns...
+	for range 30 { // turns taken...
 		tc.spendLocked(now)
 	}
 	tc.mu.Unlock()
 	now = now.Add(800 * time.Millisecond)
-	for n := range 60 { // ...and draw late, among other requests
-		request(n%2 == 0)
+	for n := range 60 { // ...and their requests sent late, among others
+		if n%2 == 1 {
+			request()
+			continue
+		}
+		for d := tc.room(); d > 0; d = tc.room() {
+			now = now.Add(d)
+		}
+		sent = append(sent, now)
 	}
 	now = now.Add(10 * time.Second)
 	for range 80 {
-		request(false)
+		request()
 	}
 	most := 0
 	for i := range sent {
@@ -340,7 +350,7 @@ func TestGlobalBudgetKeepsEverySecondUnderFifty(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	now = now.Add(-time.Hour) // the budget is far ahead of this clock
-	if err := tc.wait(ctx, false); err == nil {
+	if err := tc.wait(ctx); err == nil {
 		t.Fatal("a wait went on after its context ended")
 	}
 }
@@ -401,7 +411,7 @@ func TestOutputSlotFreeWhileWaiting(t *testing.T) {
 	s := newSlots(1, time.Hour)
 	h := s.take()
 	during, flying := -1, -1
-	rt := &metered{wait: func(context.Context, bool) error { return nil }, timeout: time.Minute, next: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+	rt := &metered{wait: func(context.Context) error { return nil }, timeout: time.Minute, next: roundTripFunc(func(r *http.Request) (*http.Response, error) {
 		during = len(s.c)
 		s.flight.mu.Lock()
 		flying = s.flight.in
