@@ -436,3 +436,71 @@ func TestKillAfterAFlushLeavesOneTable(t *testing.T) {
 		t.Fatalf("the story after the restart:\n%s\n\nwithout the kill:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// A channel whose table edit waits on Discord (held here, as a post waits
+// its turn under the global limit) does not hold its players back: each
+// move's hands are redrawn in the channel's hand lane, so the game goes on
+// while the table catches up, and the table then shows the last move.
+func TestHandsGoOnWhileTheTableWaits(t *testing.T) {
+	h := newHarness(t, func(h *harness) { h.tableEvery = time.Millisecond })
+	users := duelPlayers(t, h)
+	h.bot.Idle()
+	held, release := h.fake.Hold("PATCH", fakediscord.RouteMessage)
+	defer release()
+	h.fake.SetBarrier(false)
+	h.fake.SetSettler(nil)
+	moves := func(u *fakediscord.User) string {
+		var ids []string
+		if m := u.LastEphemeral(h.ch); m != nil {
+			for _, b := range m.Buttons() {
+				if !b.Disabled {
+					ids = append(ids, b.CustomID)
+				}
+			}
+		}
+		return strings.Join(ids, " ")
+	}
+	passed := 0
+	for n := 0; passed < 3; n++ {
+		if n == 20 {
+			t.Fatal("20 moves and the turn passed fewer than 3 times")
+		}
+		mover := h.record().Waiting[0]
+		other := 1 - mover
+		was := moves(users[other])
+		if !pressFirst(t, users[mover], users[mover].LastEphemeral(h.ch), "") {
+			t.Fatalf("move %d: nothing to press", n)
+		}
+		if n == 0 {
+			select {
+			case <-held: // the first move's table edit, held from here on
+			case <-time.After(10 * time.Second):
+				t.Fatal("the first move's table edit never came")
+			}
+		}
+		if h.record().Waiting[0] != other {
+			continue // the mover goes again: the answer drew their hand
+		}
+		// The other player's hand offers their move, though the table waits.
+		passed++
+		deadline := time.After(10 * time.Second)
+		for {
+			changed := h.fake.Changes()
+			if now := moves(users[other]); now != "" && now != was {
+				break
+			}
+			select {
+			case <-changed:
+			case <-deadline:
+				t.Fatalf("move %d: %s's hand was not redrawn while the table edit waited", n, users[other].Name)
+			}
+		}
+	}
+	release()
+	h.bot.Idle()
+	h.fake.SetSettler(h.bot.Idle)
+	rec := h.record()
+	if p, err := h.db.Posts(rec.ID); err != nil || p.Drawn != rec.Version {
+		t.Fatalf("the table shows move %d of %d (%v)", p.Drawn, rec.Version, err)
+	}
+}

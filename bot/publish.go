@@ -57,12 +57,58 @@ func (b *Bot) jobCtx(channel string) context.Context {
 
 // publisher is the follow-up of a committed change: shown is the move
 // counter the answer itself drew on the table (0 if it drew no table).
+// The change's hands are redrawn at once, in the channel's hand lane: a
+// channel's output lane may wait on Discord's global limit (a story, a
+// ping, a new table), and the players' hands, which that limit does not
+// bind, are what the game goes on with.
 func (b *Bot) publisher(rec *store.Game, out *store.Output, shown int) after {
+	hands := b.handsAhead(rec.Channel, out)
 	return func(answered bool) {
 		if !answered {
 			shown = 0
 		}
-		b.publish(rec.Channel, out, shown)
+		b.publishAs(rec.Channel, out, shown, false, hands)
+	}
+}
+
+func handLane(channel string) string { return "hands:" + channel }
+
+// handsAhead redraws the hands an output owes in the channel's hand lane,
+// with a slot of its own; the returned channel closes when that is done.
+// A token whose answer may not have reached Discord yet is left alone
+// (refreshHands), so this may run before the change is answered.
+func (b *Bot) handsAhead(channel string, out *store.Output) <-chan struct{} {
+	done := make(chan struct{})
+	b.lanes.push(handLane(channel), func() {
+		defer close(done)
+		h := b.outputs.take()
+		defer h.done()
+		if b.dies("hands") {
+			return
+		}
+		b.guard("hands", func() {
+			rec, open := b.latest(channel, out.Game)
+			if rec == nil || rec.Status != store.Playing {
+				return
+			}
+			g, err := b.shownState(rec)
+			if err != nil {
+				b.log.Error("hands", "game", rec.ID, "err", err)
+				return
+			}
+			b.outputHands(withSlot(context.Background(), h), rec, g, open, out)
+		})
+	})
+	return done
+}
+
+// outputHands redraws the hands out owes: its seats' while the game is
+// open, every open hand (the final result) once it has ended.
+func (b *Bot) outputHands(ctx context.Context, rec *store.Game, g games.Game, open bool, out *store.Output) {
+	if open {
+		b.refreshHands(ctx, rec, g, out.Hands)
+	} else {
+		b.refreshHands(ctx, rec, g, allSeats(rec))
 	}
 }
 
@@ -80,12 +126,14 @@ func (b *Bot) latest(channel, id string) (*store.Game, bool) {
 
 // publish carries out the output a committed change owes its channel.
 func (b *Bot) publish(channel string, out *store.Output, shown int) {
-	b.publishAs(channel, out, shown, false)
+	b.publishAs(channel, out, shown, false, nil)
 }
 
 // publishAs is publish; replay marks output owed from before a restart,
-// which an earlier process may have half done.
-func (b *Bot) publishAs(channel string, out *store.Output, shown int, replay bool) {
+// which an earlier process may have half done. hands, if not nil, closes
+// once the output's hands are redrawn (handsAhead); else they are redrawn
+// here. Either way the output is done only after they are.
+func (b *Bot) publishAs(channel string, out *store.Output, shown int, replay bool, hands <-chan struct{}) {
 	rec, open := b.latest(channel, out.Game)
 	posts, err := b.db.Posts(out.Game)
 	if err != nil || rec == nil {
@@ -107,18 +155,19 @@ func (b *Bot) publishAs(channel string, out *store.Output, shown int, replay boo
 	if shown > p.posts.Drawn {
 		p.note(func(ps *store.Posts) { ps.Drawn = max(ps.Drawn, shown) })
 	}
-	if b.dies("hands") {
+	if hands == nil && b.dies("hands") {
 		return
 	}
 	p.moveToThread()
-	if open && g != nil {
-		b.refreshHands(p.ctx, rec, g, out.Hands)
-	} else if !open && g != nil {
-		b.refreshHands(p.ctx, rec, g, allSeats(rec)) // the final result, in every open hand
+	if hands == nil && g != nil {
+		b.outputHands(p.ctx, rec, g, open, out)
 	}
 	p.run()
 	p.announce()
 	p.forgetDeadRefs()
+	if hands != nil {
+		unslotted(p.ctx, func() { <-hands })
+	}
 	if b.dies("done") {
 		return
 	}
@@ -860,7 +909,7 @@ func (b *Bot) replayOutput() error {
 		return err
 	}
 	for _, out := range owed {
-		b.output(out.Channel, "replay output", func() { b.publishAs(out.Channel, out, 0, true) })
+		b.output(out.Channel, "replay output", func() { b.publishAs(out.Channel, out, 0, true, nil) })
 	}
 	return nil
 }
