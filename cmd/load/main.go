@@ -69,6 +69,17 @@ type options struct {
 	log         io.Writer // the bot's and the fake's log
 }
 
+// outputBound is how long the bot's output may take where it would take
+// d on the CPU alone: behind Discord's global limit, output owed by every
+// channel at once (a game's end and the next one's lobby, start and first
+// stories: up to some twenty requests) goes out at the limit's pace.
+func (o options) outputBound(d time.Duration) time.Duration {
+	if o.globalLimit <= 0 {
+		return d
+	}
+	return d + time.Duration(o.channels)*20*time.Second/time.Duration(o.globalLimit)
+}
+
 // Bounds: a run always stops by itself.
 const (
 	maxChannels = 5000
@@ -123,7 +134,7 @@ func main() {
 		os.Exit(2)
 	}
 	// A watchdog, should anything hang past every bound below.
-	budget := o.duration + 3*time.Minute + time.Duration(o.channels)*100*time.Millisecond
+	budget := o.duration + 3*time.Minute + time.Duration(o.channels)*100*time.Millisecond + 2*o.outputBound(0)
 	if o.stored > 0 {
 		budget += 20 * time.Minute
 	}
@@ -408,8 +419,8 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 	if len(opened) == 0 {
 		return fmt.Errorf("no table could be opened: %w", setupErr)
 	}
-	if !r.bot.idle(10 * time.Second) {
-		return errors.New("the bot's set-up output did not finish within 10 s")
+	if d := o.outputBound(10 * time.Second); !r.bot.idle(d) {
+		return fmt.Errorf("the bot's set-up output did not finish within %v", d)
 	}
 	for _, t := range opened {
 		t.firstErr, t.unanswered, t.slowClicks = nil, 0, 0 // the window counts from here
@@ -494,8 +505,8 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 		return err
 	}
 	// The output the last moves owe belongs to them.
-	if !r.bot.idle(10 * time.Second) {
-		return errors.New("the bot's output did not finish within 10 s of the window's end")
+	if d := o.outputBound(10 * time.Second); !r.bot.idle(d) {
+		return fmt.Errorf("the bot's output did not finish within %v of the window's end", d)
 	}
 
 	counts := r.fake.RESTCounts()

@@ -164,7 +164,7 @@ func (t *table) tableWith(label string) (*fakediscord.Message, string, error) {
 }
 
 // poll calls f with growing pauses until it is done, the run stops, or
-// waitLimit passes.
+// waitLimit passes (longer behind Discord's global limit: outputBound).
 func (t *table) poll(f func() (bool, error)) error {
 	start := time.Now()
 	pause := 200 * time.Microsecond
@@ -173,8 +173,8 @@ func (t *table) poll(f func() (bool, error)) error {
 		if done || err != nil {
 			return err
 		}
-		if time.Since(start) > waitLimit {
-			return fmt.Errorf("nothing after %v", waitLimit)
+		if limit := t.run.opts.outputBound(waitLimit); time.Since(start) > limit {
+			return fmt.Errorf("nothing after %v", limit)
 		}
 		select {
 		case <-t.run.stop:
