@@ -108,6 +108,25 @@ func TestRateLimitFault(t *testing.T) {
 	}
 }
 
+// rawRequest sends a JSON request to the fake as it comes (authorization
+// "" for none, as interaction webhooks take) and returns its answer, the
+// body read and closed.
+func rawRequest(t *testing.T, s *Server, method, path, body, authorization string) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequest(method, s.APIURL()+path, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	if authorization != "" {
+		req.Header.Set("Authorization", authorization)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp
+}
+
 // TestWebhookLimit: with SetWebhookLimit, each interaction token's webhook
 // routes share a bucket; their answers carry its headers, a request beyond
 // it is a 429 counted as invalid, and other tokens' buckets are untouched.
@@ -127,15 +146,7 @@ func TestWebhookLimit(t *testing.T) {
 	a, b := <-tokens, <-tokens
 	s.ResetRESTCounts()
 	edit := func(token string) *http.Response {
-		req, _ := http.NewRequest("PATCH", s.APIURL()+"/webhooks/"+s.AppID()+"/"+token+"/messages/@original", strings.NewReader(`{"content":"edited"}`))
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		return resp
+		return rawRequest(t, s, "PATCH", "/webhooks/"+s.AppID()+"/"+token+"/messages/@original", `{"content":"edited"}`, "")
 	}
 	for n, want := range []struct {
 		token     string
@@ -187,19 +198,9 @@ func TestGlobalLimit(t *testing.T) {
 	token := <-tokens
 	s.SetGlobalLimit(3, time.Hour)
 	s.ResetRESTCounts()
-	send := func(method, path, body string) *http.Response {
-		req, _ := http.NewRequest(method, s.APIURL()+path, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Authorization", "Bot "+BotToken)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-		return resp
+	post := func() *http.Response {
+		return rawRequest(t, s, "POST", "/channels/"+s.ChannelID()+"/messages", `{"content":"hi"}`, "Bot "+BotToken)
 	}
-	post := func() *http.Response { return send("POST", "/channels/"+s.ChannelID()+"/messages", `{"content":"hi"}`) }
 	for n := range 3 {
 		if r := post(); r.StatusCode != 200 {
 			t.Fatalf("post %d within the limit: %d", n+1, r.StatusCode)
@@ -211,7 +212,7 @@ func TestGlobalLimit(t *testing.T) {
 			t.Fatalf("a post past the limit: %d, headers %v", r.StatusCode, h)
 		}
 	}
-	if r := send("PATCH", "/webhooks/"+s.AppID()+"/"+token+"/messages/@original", `{"content":"edited"}`); r.StatusCode != 200 {
+	if r := rawRequest(t, s, "PATCH", "/webhooks/"+s.AppID()+"/"+token+"/messages/@original", `{"content":"edited"}`, ""); r.StatusCode != 200 {
 		t.Fatalf("an interaction route under the global limit: %d", r.StatusCode)
 	}
 	if c := s.RESTCounts(); c.GlobalLimited != 2 || c.Invalid != 2 || c.Global != 5 || c.Exempt != 1 {
