@@ -75,15 +75,19 @@ func handLane(channel string) string { return "hands:" + channel }
 
 // handsAhead redraws the hands an output owes in the channel's hand lane,
 // with a slot of its own; the returned channel closes when that is done.
-// A token whose answer may not have reached Discord yet is left alone
-// (refreshHands), so this may run before the change is answered.
+// Every hand edit of a channel goes through that lane, one at a time, each
+// drawing the latest state, so none lands over a newer one. A token whose
+// answer may not have reached Discord yet is left alone (refreshHands), so
+// this may run before the change is answered.
 func (b *Bot) handsAhead(channel string, out *store.Output) <-chan struct{} {
 	done := make(chan struct{})
 	b.lanes.push(handLane(channel), func() {
 		defer close(done)
 		h := b.outputs.take()
 		defer h.done()
-		if b.dies("hands") {
+		// A test's kill: the output lane's job marks the step (dies), so
+		// its steps come in one order; this lane only stops with it.
+		if b.killed.Load() {
 			return
 		}
 		b.guard("hands", func() {
@@ -96,20 +100,15 @@ func (b *Bot) handsAhead(channel string, out *store.Output) <-chan struct{} {
 				b.log.Error("hands", "game", rec.ID, "err", err)
 				return
 			}
-			b.outputHands(withSlot(context.Background(), h), rec, g, open, out)
+			ctx := withSlot(context.Background(), h)
+			if open {
+				b.refreshHands(ctx, rec, g, out.Hands)
+			} else {
+				b.refreshHands(ctx, rec, g, allSeats(rec)) // the final result, in every open hand
+			}
 		})
 	})
 	return done
-}
-
-// outputHands redraws the hands out owes: its seats' while the game is
-// open, every open hand (the final result) once it has ended.
-func (b *Bot) outputHands(ctx context.Context, rec *store.Game, g games.Game, open bool, out *store.Output) {
-	if open {
-		b.refreshHands(ctx, rec, g, out.Hands)
-	} else {
-		b.refreshHands(ctx, rec, g, allSeats(rec))
-	}
 }
 
 // latest returns the stored record of game id, open or ended, and whether
@@ -131,7 +130,7 @@ func (b *Bot) publish(channel string, out *store.Output, shown int) {
 
 // publishAs is publish; replay marks output owed from before a restart,
 // which an earlier process may have half done. hands, if not nil, closes
-// once the output's hands are redrawn (handsAhead); else they are redrawn
+// once the output's hands are redrawn (handsAhead); else they are queued
 // here. Either way the output is done only after they are.
 func (b *Bot) publishAs(channel string, out *store.Output, shown int, replay bool, hands <-chan struct{}) {
 	rec, open := b.latest(channel, out.Game)
@@ -155,19 +154,17 @@ func (b *Bot) publishAs(channel string, out *store.Output, shown int, replay boo
 	if shown > p.posts.Drawn {
 		p.note(func(ps *store.Posts) { ps.Drawn = max(ps.Drawn, shown) })
 	}
-	if hands == nil && b.dies("hands") {
+	if b.dies("hands") {
 		return
 	}
 	p.moveToThread()
-	if hands == nil && g != nil {
-		b.outputHands(p.ctx, rec, g, open, out)
+	if hands == nil {
+		hands = b.handsAhead(channel, out)
 	}
 	p.run()
 	p.announce()
 	p.forgetDeadRefs()
-	if hands != nil {
-		unslotted(p.ctx, func() { <-hands })
-	}
+	unslotted(p.ctx, func() { <-hands })
 	if b.dies("done") {
 		return
 	}
