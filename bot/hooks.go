@@ -143,11 +143,9 @@ const bucketMargin = 5 * time.Millisecond
 
 // hookOnce makes one request and reads the answer's body unless it is a
 // success, whose message is never used: drained, so the connection goes
-// back to the pool. The deadline rides on a context: Client.Timeout would
-// start a goroutine for every request to enforce it.
+// back to the pool. Its deadline is the transport's (metered), which rides
+// on a context: Client.Timeout would start a goroutine for every request.
 func (b *Bot) hookOnce(ctx context.Context, method, url string, body []byte) (*http.Response, []byte, error) {
-	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
-	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(body))
 	if err != nil {
 		return nil, nil, err

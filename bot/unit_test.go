@@ -506,9 +506,9 @@ func TestTuneGC(t *testing.T) {
 	}
 }
 
-// An interaction request that gets no answer ends at the client's
-// deadline (now a context's, not Client.Timeout's), as a timeout the
-// answer path retries.
+// An interaction request that gets no answer ends at the transport's
+// deadline (a context's, not Client.Timeout's), as a timeout the answer
+// path retries.
 func TestHookDeadline(t *testing.T) {
 	release := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { <-release }))
@@ -518,7 +518,7 @@ func TestHookDeadline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Client = &http.Client{Transport: http.DefaultTransport, Timeout: 50 * time.Millisecond}
+	s.Client = &http.Client{Transport: &metered{next: http.DefaultTransport, wait: func(context.Context) error { return nil }, timeout: 50 * time.Millisecond}}
 	b := &Bot{s: s}
 	err = b.hook(context.Background(), "", http.MethodPost, srv.URL+"/api/v10/interactions/1/token/callback", map[string]int{"type": 1})
 	var ne net.Error
