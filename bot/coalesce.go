@@ -84,7 +84,7 @@ func (t *tableClocks) due(channel string, every time.Duration) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	now := t.now()
-	return (every <= 0 || now.Sub(t.get(channel).last) >= every) && (t.rate <= 0 || !t.tat.After(now.Add(t.burstLocked())))
+	return (every <= 0 || now.Sub(t.get(channel).last) >= every) && (t.rate <= 0 || !t.roomAtLocked().After(now))
 }
 
 // drawn notes that the channel's table was edited or posted now.
@@ -128,7 +128,7 @@ func (t *tableClocks) spare(ctx context.Context) error {
 		d := time.Duration(0)
 		if t.rate > 0 {
 			now := t.now()
-			d = t.tat.Add(-t.burstLocked()).Sub(now)
+			d = t.roomAtLocked().Sub(now)
 		}
 		t.mu.Unlock()
 		if d <= 0 {
@@ -189,13 +189,17 @@ func (t *tableClocks) burstLocked() time.Duration {
 	return time.Duration(float64(time.Second) * (globalBurst(t.rate) - 1) / t.rate)
 }
 
+// roomAtLocked is when the budget next has room for a request no one has
+// taken yet.
+func (t *tableClocks) roomAtLocked() time.Time { return t.tat.Add(-t.burstLocked()) }
+
 // spendLocked counts one draw at now and returns when it may happen.
 func (t *tableClocks) spendLocked(now time.Time) time.Time {
 	if t.rate <= 0 {
 		return now
 	}
 	at := now
-	if early := t.tat.Add(-t.burstLocked()); early.After(at) {
+	if early := t.roomAtLocked(); early.After(at) {
 		at = early
 	}
 	t.tat = later(t.tat, now).Add(t.perLocked())
@@ -314,7 +318,7 @@ func (b *Bot) owe(channel string, out *store.Output, record func(*store.Posts)) 
 	now := t.now()
 	wait := b.tableEvery() - now.Sub(c.last)
 	if arm && t.rate > 0 {
-		wait = max(wait, t.tat.Add(-t.burstLocked()).Sub(now)) // when the budget may have room
+		wait = max(wait, t.roomAtLocked().Sub(now))
 	}
 	t.mu.Unlock()
 	if arm {
