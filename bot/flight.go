@@ -17,9 +17,15 @@ import (
 // nothing queues, a little more. "Round trips" are means of flightSamples:
 // a single quick answer among slow ones (a round trip to Discord varies
 // from one request to the next) would hold the bound at its least.
+//
+// Requests are let in first come, first served. Each channel's hand lane
+// has one request at a time, so at the bound a hand waits for at most the
+// hands queued before it; with a request that found room taking the place
+// a woken one was given, a hand could wait behind newer ones for seconds
+// (at 1,000 channels, up to 7 s: a player left without buttons).
 type flight struct {
 	mu       sync.Mutex
-	cond     *sync.Cond
+	queue    []chan struct{} // requests waiting, oldest first
 	limit    float64
 	in       int
 	min, max float64
@@ -40,20 +46,25 @@ const (
 )
 
 func newFlight(least, most int) *flight {
-	f := &flight{limit: float64(least), min: float64(least), max: float64(most), now: time.Now}
-	f.cond = sync.NewCond(&f.mu)
-	return f
+	return &flight{limit: float64(least), min: float64(least), max: float64(most), now: time.Now}
 }
 
-// enter waits until one more request may be in flight.
+// enter waits until one more request may be in flight: the room a
+// leaving request makes goes to the oldest one waiting.
 func (f *flight) enter() {
 	f.mu.Lock()
-	for float64(f.in) >= math.Floor(f.limit) {
-		f.cond.Wait()
+	if len(f.queue) == 0 && f.room() {
+		f.in++
+		f.mu.Unlock()
+		return
 	}
-	f.in++
+	turn := make(chan struct{})
+	f.queue = append(f.queue, turn)
 	f.mu.Unlock()
+	<-turn // leave counted it in
 }
+
+func (f *flight) room() bool { return float64(f.in) < math.Floor(f.limit) }
 
 // leave ends a request that took rtt.
 func (f *flight) leave(rtt time.Duration) {
@@ -71,7 +82,7 @@ func (f *flight) leave(rtt time.Duration) {
 		if f.least[0] == 0 || recent < f.least[0] {
 			f.least[0] = recent
 		}
-		was, least := f.limit, f.least[0]
+		least := f.least[0]
 		if old := f.least[1]; old > 0 && old < least {
 			least = old
 		}
@@ -82,10 +93,11 @@ func (f *flight) leave(rtt time.Duration) {
 		}
 		f.limit = max(f.min, min(f.max, 0.8*f.limit+0.2*next))
 		f.sum, f.n = 0, 0
-		if math.Floor(f.limit) > math.Floor(was) {
-			f.cond.Broadcast() // room for more than the one leaving
-			return
-		}
 	}
-	f.cond.Signal() // the one leaving makes room for one
+	for len(f.queue) > 0 && f.room() {
+		f.in++
+		close(f.queue[0])
+		f.queue[0] = nil
+		f.queue = f.queue[1:]
+	}
 }

@@ -15,9 +15,11 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -667,6 +669,44 @@ func TestFlightGrowsThroughJitter(t *testing.T) {
 	trips(600*time.Millisecond, 400*time.Millisecond, 1000) // 0.6-1 s: queued
 	if f.limit != 2 {
 		t.Fatalf("queued round trips: bound %.1f, want 2", f.limit)
+	}
+}
+
+// Room in flight goes to the oldest request waiting, not to one that
+// arrives just as a request leaves: a hand passed over that way could wait
+// behind newer ones for seconds.
+func TestFlightLetsTheOldestInFirst(t *testing.T) {
+	f := newFlight(1, 1)
+	f.enter()
+	var mu sync.Mutex
+	var order []string
+	entered := func(who string) {
+		mu.Lock()
+		order = append(order, who)
+		mu.Unlock()
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f.enter()
+		entered("waiting")
+		f.leave(time.Millisecond)
+	}()
+	for queued := 0; queued == 0; runtime.Gosched() {
+		f.mu.Lock()
+		queued = len(f.queue)
+		f.mu.Unlock()
+	}
+	f.leave(time.Millisecond)
+	f.enter() // arrives as the first one leaves
+	entered("newcomer")
+	f.leave(time.Millisecond)
+	<-done
+	if !slices.Equal(order, []string{"waiting", "newcomer"}) {
+		t.Fatalf("entered in the order %v, want the one waiting first", order)
+	}
+	if f.in != 0 || len(f.queue) != 0 {
+		t.Fatalf("%d in flight and %d queued after every request left", f.in, len(f.queue))
 	}
 }
 
