@@ -515,10 +515,11 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 	rep.Global, rep.Exempt, rep.Invalid, rep.NotFound, rep.ByRoute = counts.Global, counts.Exempt, counts.Invalid, counts.NotFound, counts.ByRoute
 	rep.GlobalLimited, rep.GlobalLimit = counts.GlobalLimited, o.globalLimit
 	rep.Failed = len(r.fake.FailedInteractions()) - failedBefore
-	var lat []time.Duration
+	var lat, gaps []time.Duration
 	var firstErr error
 	for _, t := range opened {
 		lat = append(lat, t.lat...)
+		gaps = append(gaps, t.gaps...)
 		rep.Moves += t.moves
 		for v, n := range t.verbs {
 			if rep.Verbs == nil {
@@ -545,6 +546,10 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 	rep.P50, rep.P90, rep.P99 = percentile(lat, 0.50), percentile(lat, 0.90), percentile(lat, 0.99)
 	if len(lat) > 0 {
 		rep.Max = lat[len(lat)-1]
+	}
+	slices.Sort(gaps)
+	if rep.Gaps = len(gaps); len(gaps) > 0 {
+		rep.GapP50, rep.GapP90, rep.GapP99, rep.GapMax = percentile(gaps, 0.50), percentile(gaps, 0.90), percentile(gaps, 0.99), gaps[len(gaps)-1]
 	}
 	warm := r.bot.answers(playStart, windowStart)
 	slices.Sort(warm)

@@ -66,6 +66,7 @@ func tinyLoad(t *testing.T, together bool) {
 		{"the ceiling was measured", rep.CeilingCommits > 0 && rep.Ceiling > 0 && rep.VsCeiling > 0},
 		{"the host was checked", rep.CPUBefore > 0 && rep.CPUAfter > 0 && rep.LoopBefore > 0 && rep.LoopAfter > 0},
 		{"click latencies are ordered", 0 < rep.P50 && rep.P50 <= rep.P90 && rep.P90 <= rep.P99 && rep.P99 <= rep.Max},
+		{"move to move was timed", rep.Gaps > 0 && 0 < rep.GapP50 && rep.GapP50 <= rep.GapP90 && rep.GapP90 <= rep.GapP99 && rep.GapP99 <= rep.GapMax},
 		{"answers were timed at the bot", rep.Answers >= rep.Moves && 0 < rep.AnsP50 && rep.AnsP50 <= rep.AnsP99 && rep.AnsP99 <= rep.AnsMax},
 		{"no late or failed answers", rep.Unanswered == 0 && rep.AnsLate == 0 && rep.Failed == 0},
 		{"REST split into global and exempt", rep.Global > 0 && rep.Exempt > 0 &&
@@ -92,7 +93,7 @@ func tinyLoad(t *testing.T, together bool) {
 			t.Errorf("%s: not so in the report:\n%+v", c.what, rep)
 		}
 	}
-	for _, want := range []string{"moves/s", "p99", "REST per move", "global-limited", "exempt", "answered 429", "bbolt ceiling", "VmRSS"} {
+	for _, want := range []string{"moves/s", "p99", "move to move", "REST per move", "global-limited", "exempt", "answered 429", "bbolt ceiling", "VmRSS"} {
 		if !strings.Contains(printed, want) {
 			t.Errorf("the printed report has no %q", want)
 		}

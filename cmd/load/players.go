@@ -66,9 +66,12 @@ type table struct {
 	shownAgainAt            int // t.last when the hands were last shown again
 	shownAgain              int // times the players pressed My hand again
 
+	sentAt time.Time // the last move clicked (zero at a game's first moment)
+
 	// Results, read after the goroutine is done.
 	lat                    []time.Duration
-	refusedClicks          int // clicks the client would not send (the message changed under the player)
+	gaps                   []time.Duration // a move clicked → the next move offered (next)
+	refusedClicks          int             // clicks the client would not send (the message changed under the player)
 	moves, stale, refused  int
 	verbs                  map[string]int // moves by their verb
 	games, reopened        int
@@ -220,7 +223,7 @@ func (t *table) open() error {
 	if g == nil || g.Status != store.Playing {
 		return fmt.Errorf("channel %d: the game did not start", t.n)
 	}
-	t.game, t.last = g.ID, 0
+	t.game, t.last, t.sentAt = g.ID, 0, time.Time{}
 	t.lastBy, t.used = make([]int, len(t.users)), make([]map[string]bool, len(t.users))
 	for i := range t.lastBy {
 		t.lastBy[i] = -1 // a hand at the game's first moment is new
@@ -300,6 +303,9 @@ func (t *table) next() (move, error) {
 	ended := false
 	for {
 		if mv, ok := t.offered(); ok {
+			if from := t.sentAt; !from.IsZero() && t.run.measures(from) {
+				t.gaps = append(t.gaps, time.Since(from))
+			}
 			return mv, nil
 		}
 		if ended || time.Since(checked) > 250*time.Millisecond {
@@ -615,6 +621,7 @@ func (t *table) play() {
 		}
 		t.inFlight++
 		t.clicked(mv.seat, mv.button, true)
+		t.sentAt = time.Now()
 		go func(cl *fakediscord.Client) {
 			start := time.Now()
 			var r *fakediscord.Reply

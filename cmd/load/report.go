@@ -83,6 +83,11 @@ type Report struct {
 	// meanwhile).
 	P50, P90, P99, Max time.Duration
 	Barrier            bool `json:"barrier"`
+	// Move to move, client-side: from a move's click to the next move a
+	// hand offers (the answer, then the other players' hands the bot
+	// redraws): how long a table waits on the bot, think time aside.
+	Gaps                           int
+	GapP50, GapP90, GapP99, GapMax time.Duration
 	// Latency of every interaction answered in the window, at the bot's
 	// side: from dispatch (the interaction id's millisecond) to the fake's
 	// acceptance of the callback, seen on the bot's HTTP transport.
@@ -201,6 +206,8 @@ func (r *Report) Print(w io.Writer) {
 		p("                (client side: the fake user's Click call until it returns; -barrier was off, so clicks end without the fake's Sync barrier;")
 	}
 	p("                the barrier alone, sampled every 50 ms: p50 %s, p99 %s)", ms(r.SyncP50), ms(r.SyncP99))
+	p("move to move:   p50 %s, p90 %s, p99 %s, max %s over %d moves", ms(r.GapP50), ms(r.GapP90), ms(r.GapP99), ms(r.GapMax), r.Gaps)
+	p("                (client side: a move clicked → the next move a hand offers: its answer, then the hands the bot redraws)")
 	p("pauses:         longest %s in the bot's process, %s in the load's; over %s: %d (%s in all) and %d (%s)",
 		ms(r.BotPauses.Longest), ms(r.LoadPauses.Longest), pauseLong,
 		r.BotPauses.Long, ms(r.BotPauses.LongTotal), r.LoadPauses.Long, ms(r.LoadPauses.LongTotal))
