@@ -389,8 +389,7 @@ func (c *call) stillLimitedLocked() bool {
 func (s *Server) SetWebhookLimit(n int, window time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if n > 0 && window <= 0 {
-		s.t.Fatalf("fakediscord: SetWebhookLimit(%d, %v): a limit needs a window", n, window)
+	if !s.limitHasWindow("SetWebhookLimit", n, window) {
 		return
 	}
 	s.hookLimit, s.hookWindow = n, window
@@ -408,11 +407,19 @@ const DiscordGlobalLimit = 50
 func (s *Server) SetGlobalLimit(n int, window time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if n > 0 && window <= 0 {
-		s.t.Fatalf("fakediscord: SetGlobalLimit(%d, %v): a limit needs a window", n, window)
+	if !s.limitHasWindow("SetGlobalLimit", n, window) {
 		return
 	}
 	s.globalLimit, s.globalWindow, s.globalSent = n, window, nil
+}
+
+// limitHasWindow fails the test that sets a limit of n with no window.
+func (s *Server) limitHasWindow(setter string, n int, window time.Duration) bool {
+	if n > 0 && window <= 0 {
+		s.t.Fatalf("fakediscord: %s(%d, %v): a limit needs a window", setter, n, window)
+		return false
+	}
+	return true
 }
 
 // globalLimitLocked answers 429 for a request beyond the global limit;
