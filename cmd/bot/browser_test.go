@@ -98,7 +98,19 @@ func (b *browser) addPlayer(name string) {
 // as switches the page to another player.
 func (b *browser) as(name string) {
 	b.t.Helper()
-	b.click(player(name, false))
+	// The page redraws its player bar with every state it fetches: a click
+	// between finding the button and pressing it lands on the one replaced,
+	// and the user stays who it was (seen once in CI). Switching to the
+	// same user again is harmless, so the click is made again.
+	for try := 1; try < 3; try++ {
+		b.click(player(name, false))
+		ctx, cancel := context.WithTimeout(b.ctx, 3*time.Second)
+		err := b.p.WaitFor(ctx, player(name, true))
+		cancel()
+		if err == nil {
+			break
+		}
+	}
 	b.waitFor(player(name, true) + ` && !app.fetching`)
 	b.settle()
 }
