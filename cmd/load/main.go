@@ -28,6 +28,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -49,6 +50,7 @@ type options struct {
 	db         string
 	stored     int
 	cpuprofile string
+	loadprof   string // the load's own process
 	warmup     time.Duration
 	barrier    bool
 	latency    time.Duration
@@ -113,6 +115,7 @@ func main() {
 		"with -stored, the filled database kept for the next run, the bot playing on a copy of it")
 	flag.IntVar(&o.stored, "stored", 0, "idle games the database holds before the bot starts (filled if missing)")
 	flag.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of the load window to this file")
+	flag.StringVar(&o.loadprof, "loadprofile", "", "write a CPU profile of the load's own process (fake Discord and players) over the window to this file")
 	flag.StringVar(&o.tracefile, "trace", "", "write an execution trace of the load window to this file (go tool trace; keep -duration short)")
 	flag.StringVar(&o.blockprof, "blockprofile", "", "write a profile of where goroutines waited during the load window to this file")
 	flag.StringVar(&o.memprofile, "memprofile", "", "write a profile of what the load window allocated to this file (go tool pprof -sample_index=alloc_space)")
@@ -128,6 +131,10 @@ func main() {
 	flag.Parse()
 	if o.together && !limitSet {
 		o.gc += "; with -together, the bot's memory limit is lifted (this process holds the fake and the players too)"
+	}
+	if o.together && o.loadprof != "" {
+		fmt.Fprintln(os.Stderr, "load: -loadprofile is for the load's own process; with -together, -cpuprofile covers everything")
+		os.Exit(2)
 	}
 	if err := o.logLevel.UnmarshalText([]byte(*level)); err != nil {
 		fmt.Fprintln(os.Stderr, "load: -log:", err)
@@ -457,6 +464,13 @@ func (r *loadRun) load(ctx context.Context, rep *Report) error {
 		return err
 	}
 	rep.Profile = o.cpuprofile
+	if o.loadprof != "" {
+		f, err := startWriting(o.loadprof, pprof.StartCPUProfile)
+		if err != nil {
+			return err
+		}
+		defer func() { pprof.StopCPUProfile(); f.Close() }()
+	}
 	var syncs []time.Duration
 	syncDone := make(chan struct{})
 	go func() { // the fake's Sync barrier alone, sampled
