@@ -437,3 +437,58 @@ func canAnswer(hand []Card, best *Combo) bool {
 	}
 	return false
 }
+
+// Every run of 1–3 faces offers exactly the combinations madeOf (written
+// apart from wilds) finds, and a lone Stop or Redraw offers only itself.
+func TestMovesAreExactlyTheCombinations(t *testing.T) {
+	kinds := []Kind{Solo, Straight2, Pair, Straight3, Trips}
+	var walk func(hand []Card)
+	walk = func(hand []Card) {
+		if len(hand) > 0 {
+			var want, got []Move
+			for _, k := range kinds {
+				for top := 1; top <= 12; top++ {
+					if k.Size() == len(hand) && madeOf(hand, Combo{k, top}) {
+						want = append(want, Move{Combo: Combo{k, top}})
+					}
+				}
+			}
+			if len(hand) == 1 && hand[0].Special() {
+				want = append(want, Move{Special: hand[0].Face})
+			}
+			for _, m := range movesFor(hand, nil) {
+				if m.Pos == 0 && m.Len() == len(hand) {
+					got = append(got, m)
+				}
+			}
+			if !slices.Equal(want, got) {
+				t.Fatalf("%s: moves %v, want %v", faces(hand), got, want)
+			}
+		}
+		if len(hand) < 3 {
+			for f := 1; f <= Stop; f++ {
+				walk(append(slices.Clone(hand), Card{Face: f}))
+			}
+		}
+	}
+	walk(nil)
+}
+
+// "If all players take one of their Reserve Cards (or if one of them plays
+// the second Redraw Card or a Stop Card), you take the Redraw Card(s)":
+// both Redraws and then a Stop, the leader draws six and leads.
+func TestRedrawLeadThenSecondRedrawThenStop(t *testing.T) {
+	s := rigged(t, 0, "R 1 | 2", "R 3 | 4", "S 5 | 6")
+	must(t, s, 0, VerbPlay, "1_redraw")
+	must(t, s, 1, VerbPlay, "1_redraw")
+	must(t, s, 2, VerbPlay, "1_stop")
+	if s.Drawing == nil || s.Drawing.Seat != 0 || s.Drawing.Total != 6 {
+		t.Fatalf("drawing %+v, want Ann drawing 6", s.Drawing)
+	}
+	for s.Drawing != nil {
+		must(t, s, 0, VerbPut, "0")
+	}
+	if len(s.Players[0].Hand) != 7 || s.Leader != 0 || s.Turn != 0 || s.Round != 1 {
+		t.Fatalf("Ann's hand %d, leader %d, round %d", len(s.Players[0].Hand), s.Leader, s.Round)
+	}
+}
