@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cardtable/cardbot/games"
 )
@@ -35,6 +36,17 @@ func (s *State) gmSides() []int {
 	}
 	return out
 }
+
+// bystanders reports whether side i is a group of mooks without a stake:
+// they play no card, oppose nobody and can't be opposed.
+func (s *State) bystanders(i int) bool {
+	sd := s.C.Sides[i]
+	return sd.Seat == 0 && sd.Stake == ""
+}
+
+// gmStakes lists the GM's stakes: its sides less the stakeless mooks,
+// which don't count against the limit.
+func (s *State) gmStakes() []int { return slices.DeleteFunc(s.gmSides(), s.bystanders) }
 
 // sideOf is the side of seat's protagonist in the conflict, or -1.
 func (s *State) sideOf(seat int) int {
@@ -295,7 +307,7 @@ func (s *State) pickSeats(seat int, a games.Action) ([]games.Event, error) {
 		}
 		seats = append(seats, p)
 	}
-	if n := len(s.gmSides()); len(seats) < n {
+	if n := len(s.gmStakes()); len(seats) < n {
 		return nil, games.Refuse("You have %s; the GM can't have more stakes than protagonists taking part. Remove a stake first.",
 			plural(n, "GM stake"))
 	}
@@ -315,10 +327,13 @@ func (s *State) addGMStake(seat int, a games.Action) ([]games.Event, error) {
 	if err := s.inPhase(PhaseSetup); err != nil {
 		return nil, err
 	}
+	if who, what, _ := strings.Cut(a.Text, ":"); strings.TrimSpace(what) == "" && mookRe.MatchString(strings.TrimSpace(who)) {
+		return s.addBystanders(who)
+	}
 	if len(s.C.Seats) == 0 {
 		return nil, games.Refuse("Choose the protagonists taking part first: the GM can't have more stakes than them.")
 	}
-	if n := len(s.gmSides()); n >= len(s.C.Seats) {
+	if n := len(s.gmStakes()); n >= len(s.C.Seats) {
 		return nil, games.Refuse("The GM can't have more stakes than participating players (%d). Group the NPCs under a common stake.",
 			len(s.C.Seats))
 	}
@@ -363,6 +378,25 @@ func (s *State) addGMStake(seat int, a games.Action) ([]games.Event, error) {
 	return []games.Event{games.Say("GM stake — **%s**: %s", name, stake)}, nil
 }
 
+// addBystanders adds mooks without any stake ("Patrons (6 mooks)"), there
+// only to be taken out in the rounds' narration.
+func (s *State) addBystanders(text string) ([]games.Event, error) {
+	const example = "A group of mooks without a stake has 2 to 20 of them, e.g. \"Patrons (6 mooks)\"."
+	m := mookRe.FindStringSubmatch(strings.Join(strings.Fields(text), " "))
+	name, mooks := strings.TrimSpace(m[1]), atoi(m[2])
+	if mooks < 2 || mooks > 20 || name == "" || utf8.RuneCountInString(name) > maxName || strings.ContainsAny(name, "*_`~|") {
+		return nil, games.Refuse("%s", example)
+	}
+	for _, i := range s.gmSides() {
+		if strings.EqualFold(s.C.Sides[i].Name, name) {
+			return nil, games.Refuse("%s are already in this conflict.", name)
+		}
+	}
+	s.C.Sides = append(s.C.Sides, Side{Seat: 0, Name: name, Opp: -1, Mooks: mooks})
+	return []games.Event{games.Say("Bystanders — **%s** (%d mooks), without a stake: they play no card, "+
+		"and in an extended conflict a protagonist may take one out while narrating a round, whatever their total.", name, mooks)}, nil
+}
+
 func (s *State) dropGMStake(seat int, _ games.Action) ([]games.Event, error) {
 	if err := s.gmOnly(seat, "change the GM's stakes"); err != nil {
 		return nil, err
@@ -375,14 +409,17 @@ func (s *State) dropGMStake(seat int, _ games.Action) ([]games.Event, error) {
 		return nil, games.Refuse("There is no GM stake to remove.")
 	}
 	last := gm[len(gm)-1]
-	name := s.C.Sides[last].Name
+	name, none := s.C.Sides[last].Name, s.bystanders(last)
 	s.C.Sides = slices.Delete(s.C.Sides, last, last+1)
+	if none {
+		return []games.Event{games.Say("The GM withdraws the %s.", name)}, nil
+	}
 	return []games.Event{games.Say("The GM withdraws %s's stake.", name)}, nil
 }
 
 // declareProblem says why the GM can't move on to the players' stakes yet.
 func (s *State) declareProblem() string {
-	switch gm := len(s.gmSides()); {
+	switch gm := len(s.gmStakes()); {
 	case len(s.C.Seats) == 0:
 		return "Choose the protagonists taking part first."
 	case gm == 0 && len(s.C.Seats) < 2:
@@ -403,7 +440,7 @@ func (s *State) declare(seat int, _ games.Action) ([]games.Event, error) {
 	if p := s.declareProblem(); p != "" {
 		return nil, games.Refuse("%s", p)
 	}
-	gm := s.gmSides()
+	gm := s.gmStakes()
 	for _, p := range s.C.Seats {
 		s.C.Sides = append(s.C.Sides, Side{Seat: p, Name: s.heroName(p), Opp: -1})
 	}
@@ -429,6 +466,11 @@ func (s *State) declare(seat int, _ games.Action) ([]games.Event, error) {
 		b.WriteString("\nThe GM's stakes:")
 		for _, i := range gm {
 			fmt.Fprintf(&b, "\n• **%s**: %s", s.C.Sides[i].Name, s.C.Sides[i].Stake)
+		}
+	}
+	for _, i := range s.gmSides() {
+		if s.bystanders(i) {
+			fmt.Fprintf(&b, "\n• **%s** (%d mooks): bystanders, no stake.", s.C.Sides[i].Name, s.C.Sides[i].Mooks)
 		}
 	}
 	b.WriteString("\nPlayers: write your protagonist's stake in **My hand**")
@@ -461,7 +503,7 @@ func (s *State) writeStake(seat int, a games.Action) ([]games.Event, error) {
 func (s *State) oppChoices(h int) []int {
 	var out []int
 	for i := range s.C.Sides {
-		if i != h {
+		if i != h && !s.bystanders(i) {
 			out = append(out, i)
 		}
 	}
@@ -522,6 +564,8 @@ func (s *State) beginCards() []games.Event {
 	}
 	for i, sd := range s.C.Sides {
 		switch {
+		case s.bystanders(i):
+			fmt.Fprintf(&b, "\n• **%s** (GM, %d mooks): no stake, no card.", sd.Name, sd.Mooks)
 		case sd.Seat == 0 && !s.contested(i):
 			fmt.Fprintf(&b, "\n• **%s** (GM): %s — *unopposed, it succeeds automatically.*", sd.Name, sd.Stake)
 		case sd.Seat == 0:
@@ -537,7 +581,7 @@ func (s *State) beginCards() []games.Event {
 // defaultOpp is the side a protagonist who can't choose opposes: the first
 // GM stake, or else the next protagonist.
 func (s *State) defaultOpp(h int) int {
-	if gm := s.gmSides(); len(gm) > 0 {
+	if gm := s.gmStakes(); len(gm) > 0 {
 		return gm[0]
 	}
 	for _, o := range s.heroSides() {

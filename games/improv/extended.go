@@ -257,7 +257,7 @@ func (s *State) recipients(i int) []int {
 	var same, other []int
 	hero := s.C.Sides[i].Seat > 0
 	for j := range s.C.Sides {
-		if j == i || s.isOut(j) {
+		if j == i || s.isOut(j) || s.bystanders(j) {
 			continue
 		}
 		if (s.C.Sides[j].Seat > 0) == hero {
@@ -567,7 +567,7 @@ func (s *State) finalVictory() []games.Event {
 	b.WriteString(s.stakesText())
 	var sides []int
 	for i := range c.Sides {
-		if !s.contestedEver(i) {
+		if !s.contestedEver(i) && !s.bystanders(i) {
 			sides = append(sides, i)
 		}
 	}
@@ -612,7 +612,7 @@ var mookRe = regexp.MustCompile(`(?i)^(.*?)\s*\((\d+)\s*mooks?\)$`)
 // mookTargets are the mook groups seat's protagonist may take one out of
 // now: during a round's narration (not the last), on their turn, once a
 // round, when their card total beat the group's this round, and while more
-// than one mook would remain.
+// than one mook would remain; mooks without a stake whatever the total.
 func (s *State) mookTargets(seat int) []int {
 	if s.mookProblem(seat, -1) != "" {
 		return nil
@@ -640,8 +640,12 @@ func (s *State) mookProblem(seat, m int) string {
 		return "You've already taken out a mook this round."
 	case m < 0:
 		return ""
-	case m >= len(s.C.Sides) || s.C.Sides[m].Seat != 0 || s.C.Sides[m].Mooks == 0:
+	case m >= len(s.C.Sides) || s.C.Sides[m].Seat != 0 || s.C.Sides[m].Mooks == 0 && !s.bystanders(m):
 		return "That isn't a group of mooks."
+	case s.bystanders(m) && s.C.Sides[m].Mooks == 0:
+		return fmt.Sprintf("None of the %s is left standing.", s.sideName(m))
+	case s.bystanders(m): // no stake: they fall whatever the total
+		return ""
 	case s.C.Sides[m].Card == nil || s.rank(h, m) <= 0:
 		return fmt.Sprintf("Your card total has to beat the %s card this round.", poss(s.sideName(m)))
 	case s.C.Sides[m].Mooks <= 1:

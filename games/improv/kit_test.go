@@ -12,7 +12,7 @@ func kitText(r *games.RNG, a games.Action) string {
 	pick := func(xs ...string) string { return xs[r.Intn(len(xs))] }
 	switch a.Verb {
 	case "gmstake":
-		return pick("Riso: gun down Vinny and get away", "Goons: rough up the agents", "Amanda: say no", "no colon here", ": empty name", "Riso:")
+		return pick("Riso: gun down Vinny and get away", "Goons: rough up the agents", "Amanda: say no", "no colon here", ": empty name", "Riso:", "Patrons (3 mooks)")
 	case "kit":
 		return pick("P2: Kung fu 4", "P3: Charm 0", "P2: Charm 2", "Nobody: Kung fu 2", "P2 Kung fu 4", "P4: Luck 99")
 	case "addtal":

@@ -283,17 +283,16 @@ func (s *State) beats(a, b int) bool {
 func (s *State) stakesText() string {
 	var won, lost, partly, free []string
 	for i, sd := range s.C.Sides {
-		name := s.sideName(i)
-		if sd.Seat > 0 {
-			if s.beats(i, sd.Opp) {
-				won = append(won, name)
-			} else {
-				lost = append(lost, name)
-			}
+		if s.bystanders(i) {
 			continue
 		}
+		name := s.sideName(i)
 		opp := s.opposers(i)
-		if len(opp) == 0 {
+		if sd.Seat > 0 {
+			// Other protagonists may oppose this one too: who beats whom
+			// decides, as for the robbers of a three-way conflict.
+			opp = append([]int{sd.Opp}, slices.DeleteFunc(opp, func(o int) bool { return o == sd.Opp })...)
+		} else if len(opp) == 0 {
 			free = append(free, name)
 			continue
 		}
@@ -399,7 +398,7 @@ func (s *State) settleBonuses() string {
 func (s *State) narrationOrder() {
 	var sides []int
 	for i := range s.C.Sides {
-		if !s.contested(i) {
+		if !s.contested(i) && !s.bystanders(i) {
 			sides = append(sides, i)
 		}
 	}

@@ -79,7 +79,9 @@ func (s *State) conflictFields() []games.Field {
 			line += " vs " + s.sideName(sd.Opp)
 		}
 		stake := clip(sd.Stake, 60)
-		if stake == "" {
+		if s.bystanders(i) {
+			stake = "*bystanders, no stake*"
+		} else if stake == "" {
 			stake = "*(writing a stake…)*"
 		}
 		line += ": " + stake
@@ -132,6 +134,8 @@ func (s *State) sideStatus(i int) string {
 	switch {
 	case sd.Out != "":
 		return "*" + sd.Out + "*" + pile
+	case s.bystanders(i):
+		return ""
 	case !s.contestedEver(i):
 		return "*unopposed: succeeds*"
 	case s.Phase == PhaseGifts || (s.Phase == PhaseNarrate && s.C.Final):
@@ -406,7 +410,7 @@ func (s *State) gmHand() games.View {
 			rounds.Options = append(rounds.Options, games.ChoiceOption{Value: itoa(n), Label: label, Default: n == s.C.Rounds})
 		}
 		v.Choices = append(v.Choices, rounds)
-		full := len(s.gmSides()) >= len(s.C.Seats)
+		full := len(s.gmStakes()) >= len(s.C.Seats)
 		add(games.Button{Label: "Add a GM stake", Action: games.Act("gmstake"), Disabled: full, Style: games.Primary,
 			Ask: &games.Ask{Title: "A GM stake", Label: "NPC or group: what they want", Placeholder: "Riso: gun down Vinny and get away", MaxLen: maxName + maxStake + 2}})
 		if len(s.gmSides()) > 0 {
