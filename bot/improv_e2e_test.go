@@ -402,3 +402,91 @@ func TestImprovForgetsClosedLines(t *testing.T) {
 		t.Fatalf("the campaign kept up to %d bytes", most)
 	}
 }
+
+// Mooks without a stake, through Discord: the GM declares them in the
+// stake box, they play no card, and a protagonist who lost the round
+// still takes one out while narrating it.
+func TestImprovStakelessMooksFallToAnyone(t *testing.T) {
+	h := newHarness(t)
+	gm := h.fake.AddUser("Ann")
+	players := []*fakediscord.User{h.fake.AddUser("Bea"), h.fake.AddUser("Cy")}
+	everyone := append([]*fakediscord.User{gm}, players...)
+	gm.Command(h.ch, "game", newGame("improv"))
+	for _, p := range players {
+		p.Click(h.table(), h.table().ButtonID("Join"))
+	}
+	gm.Click(h.table(), h.table().ButtonID("Start"))
+	for n, p := range players {
+		h.press(p, "Name your protagonist", []string{"Kit", "Diana"}[n])
+	}
+	h.press(gm, "Open a conflict", "")
+	h.choose(gm, "who", "(Bea)", "(Cy)")
+	h.choose(gm, "rounds", "2 rounds")
+	h.press(gm, "Add a GM stake", "Riso: gun down Vinny and get away")
+	h.press(gm, "Add a GM stake", "Goons (4 mooks): keep the heroes busy")
+	// A stake per protagonist: the box now takes stakeless mooks only.
+	if id := h.handOf(gm).ButtonID("Add a GM stake"); id != "" {
+		t.Fatal("the GM is offered a third stake for two protagonists")
+	}
+	h.press(gm, "Add mooks without a stake", "Patrons (3 mooks)")
+	h.press(gm, "Stakes declared", "")
+	for _, p := range players {
+		h.press(p, "Write your stake", p.Name+"'s hero saves Vinny")
+		if hasMenu(h.handOf(p), "vs") {
+			h.choose(p, "vs", "Riso")
+		}
+	}
+	h.press(gm, "Start the card play", "")
+	patrons := func() improv.Side {
+		for _, sd := range improvState(t, h).C.Sides {
+			if sd.Name == "Patrons" {
+				return sd
+			}
+		}
+		t.Fatal("the stakeless mooks are not in the conflict")
+		return improv.Side{}
+	}
+	if sd := patrons(); sd.Mooks != 3 || sd.Stake != "" {
+		t.Fatalf("Patrons: %d mooks, stake %q; want 3 and none", sd.Mooks, sd.Stake)
+	}
+	// Every protagonist narrating round 1 takes one out, whatever their
+	// total: with a stake, only those who out-totalled the group could.
+	tookOut := map[string]bool{}
+	for step := 0; step < 200; step++ {
+		st := improvState(t, h)
+		if st.C == nil || st.C.Round > 1 {
+			break
+		}
+		u := userAt(h, h.record().Waiting[0], everyone)
+		switch st.Phase {
+		case improv.PhaseCards:
+			h.choose(u, "play")
+			if patrons().Card != nil {
+				t.Fatal("the stakeless mooks were dealt a card")
+			}
+		case improv.PhaseBonus:
+			h.press(u, "Ready", "")
+		case improv.PhaseFate:
+			h.press(u, "", "")
+		case improv.PhaseNarrate:
+			if u != gm && !tookOut[u.Name] {
+				if h.handOf(u).ButtonID("Take out one of the Patrons") == "" {
+					t.Fatalf("%s narrates round 1 and is not offered a patron:\n%s", u.Name, h.handOf(u).ButtonsLine())
+				}
+				before := patrons().Mooks
+				h.press(u, "Take out one of the Patrons", "")
+				if after := patrons().Mooks; after != before-1 {
+					t.Fatalf("%s took out a patron: %d left, want %d", u.Name, after, before-1)
+				}
+				tookOut[u.Name] = true
+			}
+			u.Command(h.ch, "say", fakediscord.Str("line", u.Name+" narrates."))
+			h.press(u, "Done narrating", "")
+		default:
+			t.Fatalf("unexpected phase %s", st.Phase)
+		}
+	}
+	if len(tookOut) != len(players) || patrons().Mooks != 1 {
+		t.Fatalf("after round 1: %v took out a patron, %d patrons left; want both players and 1", tookOut, patrons().Mooks)
+	}
+}

@@ -410,9 +410,14 @@ func (s *State) gmHand() games.View {
 			rounds.Options = append(rounds.Options, games.ChoiceOption{Value: itoa(n), Label: label, Default: n == s.C.Rounds})
 		}
 		v.Choices = append(v.Choices, rounds)
-		full := len(s.gmStakes()) >= len(s.C.Seats)
-		add(games.Button{Label: "Add a GM stake", Action: games.Act("gmstake"), Disabled: full, Style: games.Primary,
-			Ask: &games.Ask{Title: "A GM stake", Label: "NPC or group: what they want", Placeholder: "Riso: gun down Vinny and get away", MaxLen: maxName + maxStake + 2}})
+		if full := len(s.gmStakes()) >= len(s.C.Seats); full && len(s.C.Seats) > 0 {
+			// Stakeless mooks count against no limit.
+			add(games.Button{Label: "Add mooks without a stake", Action: games.Act("gmstake"),
+				Ask: &games.Ask{Title: "Mooks without a stake", Label: "Who, and how many", Placeholder: "Patrons (6 mooks)", MaxLen: maxName + 12}})
+		} else {
+			add(games.Button{Label: "Add a GM stake", Action: games.Act("gmstake"), Disabled: full, Style: games.Primary,
+				Ask: &games.Ask{Title: "A GM stake", Label: "NPC or group: what they want", Placeholder: "Riso: gun down Vinny and get away", MaxLen: maxName + maxStake + 2}})
+		}
 		if len(s.gmSides()) > 0 {
 			add(games.Button{Label: "Remove the last GM stake", Action: games.Act("unstake")})
 		}
