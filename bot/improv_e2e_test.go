@@ -99,12 +99,7 @@ func improvConflictGMPlays(t *testing.T, h *harness, gm *fakediscord.User, playe
 	h.choose(gm, "who", names...)
 	h.press(gm, "Add a GM stake", "Riso: get away with the money")
 	h.press(gm, "Stakes declared", "")
-	for _, p := range players {
-		h.press(p, "Write your stake", p.Name+"'s hero stops Riso")
-		if hasMenu(h.handOf(p), "vs") {
-			h.choose(p, "vs", "(GM)")
-		}
-	}
+	improvStakes(h, players, "stops Riso", "(GM)")
 	h.press(gm, "Start the card play", "")
 	h.choose(gm, "play", want...)
 	for _, u := range players {
@@ -256,29 +251,15 @@ func userAt(h *harness, seat int, users []*fakediscord.User) *fakediscord.User {
 // gifts and the final narration, to the end of the conflict.
 func TestImprovExtendedConflictAcrossARestart(t *testing.T) {
 	h := newHarness(t)
-	gm := h.fake.AddUser("Ann")
-	players := []*fakediscord.User{h.fake.AddUser("Bea"), h.fake.AddUser("Cy"), h.fake.AddUser("Dee")}
+	gm, players := improvCampaign(h, "Bea", "Cy", "Dee")
 	everyone := append([]*fakediscord.User{gm}, players...)
-	gm.Command(h.ch, "game", newGame("improv"))
-	for _, p := range players {
-		p.Click(h.table(), h.table().ButtonID("Join"))
-	}
-	gm.Click(h.table(), h.table().ButtonID("Start"))
-	for n, p := range players {
-		h.press(p, "Name your protagonist", []string{"Kit", "Diana", "Jason"}[n])
-	}
 	h.press(gm, "Open a conflict", "")
 	h.choose(gm, "who", "(Bea)", "(Cy)", "(Dee)")
 	h.choose(gm, "rounds", "3 rounds")
 	h.press(gm, "Add a GM stake", "Riso: gun down Vinny and get away")
 	h.press(gm, "Add a GM stake", "Goons (4 mooks): keep the heroes busy")
 	h.press(gm, "Stakes declared", "")
-	for _, p := range players {
-		h.press(p, "Write your stake", p.Name+"'s hero saves Vinny")
-		if hasMenu(h.handOf(p), "vs") {
-			h.choose(p, "vs", "Riso")
-		}
-	}
+	improvStakes(h, players, "saves Vinny", "Riso")
 	h.press(gm, "Start the card play", "")
 	restarted := false
 	rounds := map[int]bool{}
@@ -327,6 +308,36 @@ func TestImprovExtendedConflictAcrossARestart(t *testing.T) {
 	}
 }
 
+// improvCampaign opens an Improv campaign with Ann as its GM and the
+// named players, whose protagonists are Kit, Diana, Jason… in that order.
+func improvCampaign(h *harness, names ...string) (gm *fakediscord.User, players []*fakediscord.User) {
+	h.t.Helper()
+	gm = h.fake.AddUser("Ann")
+	gm.Command(h.ch, "game", newGame("improv"))
+	for _, name := range names {
+		p := h.fake.AddUser(name)
+		p.Click(h.table(), h.table().ButtonID("Join"))
+		players = append(players, p)
+	}
+	gm.Click(h.table(), h.table().ButtonID("Start"))
+	for n, p := range players {
+		h.press(p, "Name your protagonist", []string{"Kit", "Diana", "Jason", "Vinny", "Amanda", "Lou"}[n])
+	}
+	return gm, players
+}
+
+// improvStakes has each player write "<name>'s hero <goal>" and, where
+// the hand asks, oppose the stake whose option mentions vs.
+func improvStakes(h *harness, players []*fakediscord.User, goal, vs string) {
+	h.t.Helper()
+	for _, p := range players {
+		h.press(p, "Write your stake", p.Name+"'s hero "+goal)
+		if hasMenu(h.handOf(p), "vs") {
+			h.choose(p, "vs", vs)
+		}
+	}
+}
+
 func hasMenu(m *fakediscord.Message, verb string) bool {
 	for _, sel := range m.Selects() {
 		if strings.HasSuffix(sel.CustomID, ":"+verb) {
@@ -342,16 +353,7 @@ func hasMenu(m *fakediscord.Message, verb string) bool {
 // conflicts it runs.
 func TestImprovForgetsClosedLines(t *testing.T) {
 	h := newHarness(t)
-	gm := h.fake.AddUser("Ann")
-	players := []*fakediscord.User{h.fake.AddUser("Bea"), h.fake.AddUser("Cy")}
-	gm.Command(h.ch, "game", newGame("improv"))
-	for _, p := range players {
-		p.Click(h.table(), h.table().ButtonID("Join"))
-	}
-	gm.Click(h.table(), h.table().ButtonID("Start"))
-	for n, p := range players {
-		h.press(p, "Name your protagonist", []string{"Kit", "Diana"}[n])
-	}
+	gm, players := improvCampaign(h, "Bea", "Cy")
 	lines := map[string]*fakediscord.Message{}
 	improvConflict(t, h, gm, players, lines)
 	first := lines["Bea"]
@@ -408,17 +410,8 @@ func TestImprovForgetsClosedLines(t *testing.T) {
 // still takes one out while narrating it.
 func TestImprovStakelessMooksFallToAnyone(t *testing.T) {
 	h := newHarness(t)
-	gm := h.fake.AddUser("Ann")
-	players := []*fakediscord.User{h.fake.AddUser("Bea"), h.fake.AddUser("Cy")}
+	gm, players := improvCampaign(h, "Bea", "Cy")
 	everyone := append([]*fakediscord.User{gm}, players...)
-	gm.Command(h.ch, "game", newGame("improv"))
-	for _, p := range players {
-		p.Click(h.table(), h.table().ButtonID("Join"))
-	}
-	gm.Click(h.table(), h.table().ButtonID("Start"))
-	for n, p := range players {
-		h.press(p, "Name your protagonist", []string{"Kit", "Diana"}[n])
-	}
 	h.press(gm, "Open a conflict", "")
 	h.choose(gm, "who", "(Bea)", "(Cy)")
 	h.choose(gm, "rounds", "2 rounds")
@@ -430,12 +423,7 @@ func TestImprovStakelessMooksFallToAnyone(t *testing.T) {
 	}
 	h.press(gm, "Add mooks without a stake", "Patrons (3 mooks)")
 	h.press(gm, "Stakes declared", "")
-	for _, p := range players {
-		h.press(p, "Write your stake", p.Name+"'s hero saves Vinny")
-		if hasMenu(h.handOf(p), "vs") {
-			h.choose(p, "vs", "Riso")
-		}
-	}
+	improvStakes(h, players, "saves Vinny", "Riso")
 	h.press(gm, "Start the card play", "")
 	patrons := func() improv.Side {
 		for _, sd := range improvState(t, h).C.Sides {
