@@ -126,7 +126,10 @@ func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (
 				b.log.Warn("undecodable interaction", "err", err)
 				return
 			}
-			b.lanes.accept(b.homeOf(i), func() { b.guard("interaction", func() { b.onInteraction(i, received) }) })
+			d := b.deferLater(i, received)
+			if !b.lanes.accept(b.homeOf(i), func() { b.guard("interaction", func() { b.onInteraction(i, d) }) }) {
+				d.disarm() // shutting down: nobody would answer after it
+			}
 			return
 		}
 		if e.Type != "MESSAGE_REACTION_REMOVE_EMOJI" {

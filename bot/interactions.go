@@ -15,21 +15,11 @@ import (
 
 // onInteraction answers one interaction, then does the follow-up work (the
 // table, narration, pings, other players' hands) that may take longer.
-func (b *Bot) onInteraction(i *discordgo.Interaction, received time.Time) {
+// d is its deferral, armed when it was received (deferLater).
+func (b *Bot) onInteraction(i *discordgo.Interaction, d *deferral) {
+	defer d.disarm()
 	if b.killed.Load() {
 		return // a test has killed this process
-	}
-	// Discord drops an interaction not answered within 3 s. If this one
-	// waited in its channel's queue, or its handling is slow, it is
-	// acknowledged first (deferred) and the answer follows as an edit.
-	d := &deferral{}
-	if deferrable(i) {
-		if wait := b.answerWithin() - time.Since(received); wait <= 0 {
-			d.start(b, i) // it already waited its time in the queue
-		} else {
-			t := time.AfterFunc(wait, func() { d.start(b, i) })
-			defer t.Stop()
-		}
 	}
 	if i.AppPermissions != 0 && cannotPost(i) == nil {
 		b.bars.forget(i.ChannelID, b.homeOf(i)) // the bot may post there again
@@ -356,6 +346,7 @@ func (b *Bot) cmdRules(i *discordgo.Interaction, opts []*discordgo.ApplicationCo
 
 // deferral is an interaction's acknowledgement racing its answer.
 type deferral struct {
+	timer       *time.Timer
 	mu          sync.Mutex
 	done        bool // the answer is ready: too late to defer
 	deferred    bool
@@ -382,6 +373,31 @@ func (d *deferral) start(b *Bot, i *discordgo.Interaction) {
 	d.deferred = err == nil || alreadyAnswered(err)
 	if !d.deferred {
 		b.log.Warn("defer interaction", "err", err)
+	}
+}
+
+// deferLater arms i's deferral as it is received. Discord drops an
+// interaction not answered within 3 s of the click: if the answer is not
+// ready in time (its channel's queue is long, or held up by an answer
+// Discord is slow to take, or handling it is slow), the interaction is
+// acknowledged first and the answer follows as an edit. The clock runs
+// from receipt, not from when the channel's queue gets to it.
+func (b *Bot) deferLater(i *discordgo.Interaction, received time.Time) *deferral {
+	d := &deferral{}
+	if deferrable(i) {
+		d.timer = time.AfterFunc(max(0, b.answerWithin()-time.Since(received)), func() {
+			if !b.killed.Load() {
+				d.start(b, i)
+			}
+		})
+	}
+	return d
+}
+
+// disarm stops a deferral that has not started.
+func (d *deferral) disarm() {
+	if d.timer != nil {
+		d.timer.Stop()
 	}
 }
 

@@ -59,17 +59,19 @@ func (l *lanes) release() {
 }
 
 // accept queues a job arriving from outside (a gateway event), unless the
-// lanes are closing.
-func (l *lanes) accept(key string, job func()) {
+// lanes are closing: it reports whether it did.
+func (l *lanes) accept(key string, job func()) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	switch {
 	case l.closed:
+		return false
 	case l.holding:
 		l.held = append(l.held, heldJob{key, job})
 	default:
 		l.pushLocked(key, job)
 	}
+	return true
 }
 
 // push queues follow-up work of a running job. It is taken even while
