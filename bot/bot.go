@@ -40,6 +40,7 @@ type Bot struct {
 	killed    atomic.Bool // a test's simulated kill (Config.Crash)
 	answered  tokens      // interaction tokens whose answers Discord took
 	answering tokens      // hand tokens whose answers were sent, from when
+	clicked   clicked     // public messages with clicks waiting for their answers (clicked.go)
 	startedAt time.Time   // tokens from before were answered by an earlier process
 	dead      tokens      // tokens and message ids that answered 404: never tried again
 	limited   tokens      // tokens whose webhook bucket is empty, with when it refills (hooks.go)
@@ -126,9 +127,14 @@ func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (
 				b.log.Warn("undecodable interaction", "err", err)
 				return
 			}
-			d := b.deferLater(i, received)
-			if !b.lanes.accept(b.homeOf(i), func() { b.guard("interaction", func() { b.onInteraction(i, d) }) }) {
+			d, on := b.deferLater(i, received), clickedOn(i)
+			b.clicked.enter(on)
+			if !b.lanes.accept(b.homeOf(i), func() {
+				defer b.clicked.leave(on)
+				b.guard("interaction", func() { b.onInteraction(i, d) })
+			}) {
 				d.disarm() // shutting down: nobody would answer after it
+				b.clicked.leave(on)
 			}
 			return
 		}

@@ -887,6 +887,7 @@ func (b *Bot) remove(ctx context.Context, channel, id string) {
 	if b.dead.has(channel) {
 		return // and the message with it
 	}
+	unslotted(ctx, func() { b.clicked.answered(ctx, id) })
 	err := b.retry(func() error { return b.s.ChannelMessageDelete(channel, id, discordgo.WithContext(ctx)) })
 	if err != nil && !isUnknownMessage(err) {
 		b.log.Warn("delete message", "message", id, "err", err)
