@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -46,5 +47,36 @@ func TestClickQueuedBehindASlowAnswerIsDeferredInTime(t *testing.T) {
 	}
 	if f := h.fake.FailedInteractions(); len(f) != 0 {
 		t.Fatalf("failed interactions: %+v", f)
+	}
+}
+
+// An answer Discord has not taken within its 3 s is given up on, so the
+// clicks queued behind it in the channel are answered: here Bea's answer
+// never gets through, and Cy's click behind it is acknowledged, then
+// answered, while it is still held.
+func TestAnswerDiscordNeverTakesHoldsUpNobody(t *testing.T) {
+	h := newHarness(t, func(h *harness) { h.answerWithin = 300 * time.Millisecond })
+	ann, bea, cy := h.fake.AddUser("Ann"), h.fake.AddUser("Bea"), h.fake.AddUser("Cy")
+	ann.Command(h.ch, "game", newGame("lnf"))
+	lobby := h.table()
+	h.fake.SetSettler(nil)
+	h.fake.ExpectFailure("no response to interaction within 3s (component interaction by Bea)")
+	held, release := h.fake.Hold("POST", fakediscord.RouteCallback)
+	defer release()
+	go bea.Click(lobby, lobby.ButtonID("Join"))
+	<-held
+	if r := cy.Click(lobby, lobby.ButtonID("Join")); r == nil || r.Type != 6 {
+		t.Fatalf("Cy's click answered %+v; want a deferred update", r)
+	}
+	guard := time.After(10 * time.Second) // the bot's own request timeout is 20 s
+	for h.record().SeatOf(cy.ID) < 0 {
+		select {
+		case <-h.fake.Changes():
+		case <-guard:
+			t.Fatal("Cy's join waited behind Bea's answer, which Discord never took")
+		}
+	}
+	if !strings.Contains(h.table().Text(), "Cy") {
+		t.Fatalf("the lobby after Cy's join:\n%s", h.table().Text())
 	}
 }

@@ -24,10 +24,18 @@ import (
 // counts toward Discord's ban on invalid requests), and a 429 all the same
 // is waited out.
 
-// answer sends an interaction's first answer.
-func (b *Bot) answer(i *discordgo.Interaction, resp *discordgo.InteractionResponse) error {
-	return b.hook(context.Background(), "", http.MethodPost, discordgo.EndpointInteractionResponse(i.ID, i.Token), resp)
+// answer sends an interaction's first answer. Discord takes it only
+// within 3 s of the click, so the request is not waited on longer: one
+// Discord is slow to take would hold up every click queued behind it in
+// its channel.
+func (b *Bot) answer(i *discordgo.Interaction, resp *discordgo.InteractionResponse, received time.Time) error {
+	ctx, cancel := context.WithDeadline(context.Background(), received.Add(answerDeadline))
+	defer cancel()
+	return b.hook(ctx, "", http.MethodPost, discordgo.EndpointInteractionResponse(i.ID, i.Token), resp)
 }
+
+// answerDeadline is Discord's time for an interaction's first answer.
+const answerDeadline = 3 * time.Second
 
 // editOriginal changes the message an interaction token answered with.
 func (b *Bot) editOriginal(ctx context.Context, app, token string, e *discordgo.WebhookEdit) error {

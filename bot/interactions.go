@@ -35,7 +35,7 @@ func (b *Bot) onInteraction(i *discordgo.Interaction, d *deferral) {
 	if d.finish() {
 		answered = b.editAnswer(i, r, d.placeholder)
 	} else {
-		answered = b.respond(i, r)
+		answered = b.respond(i, r, d.received)
 	}
 	if r.held != nil {
 		if answered {
@@ -346,6 +346,7 @@ func (b *Bot) cmdRules(i *discordgo.Interaction, opts []*discordgo.ApplicationCo
 
 // deferral is an interaction's acknowledgement racing its answer.
 type deferral struct {
+	received    time.Time
 	timer       *time.Timer
 	mu          sync.Mutex
 	done        bool // the answer is ready: too late to defer
@@ -369,7 +370,7 @@ func (d *deferral) start(b *Bot, i *discordgo.Interaction) {
 		resp = &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource,
 			Data: &discordgo.InteractionResponseData{Flags: discordgo.MessageFlagsEphemeral}}
 	}
-	err := b.answer(i, resp)
+	err := b.answer(i, resp, d.received)
 	d.deferred = err == nil || alreadyAnswered(err)
 	if !d.deferred {
 		b.log.Warn("defer interaction", "err", err)
@@ -383,7 +384,7 @@ func (d *deferral) start(b *Bot, i *discordgo.Interaction) {
 // acknowledged first and the answer follows as an edit. The clock runs
 // from receipt, not from when the channel's queue gets to it.
 func (b *Bot) deferLater(i *discordgo.Interaction, received time.Time) *deferral {
-	d := &deferral{}
+	d := &deferral{received: received}
 	if deferrable(i) {
 		d.timer = time.AfterFunc(max(0, b.answerWithin()-time.Since(received)), func() {
 			if !b.killed.Load() {

@@ -71,10 +71,10 @@ const answerWindow = 2500 * time.Millisecond
 // unanswered click fails in the user's face. An answer Discord reports as
 // already given counts as given: the first attempt got through and only its
 // reply was lost.
-func (b *Bot) respond(i *discordgo.Interaction, r reply) bool {
-	deadline := time.Now().Add(answerWindow)
+func (b *Bot) respond(i *discordgo.Interaction, r reply, received time.Time) bool {
+	deadline := received.Add(answerWindow)
 	for attempt := 0; ; attempt++ {
-		err := b.answer(i, r.response())
+		err := b.answer(i, r.response(), received)
 		if err == nil || alreadyAnswered(err) {
 			return true
 		}

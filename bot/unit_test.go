@@ -782,7 +782,7 @@ func TestHookBucketsArePerRoute(t *testing.T) {
 	s.Client = &http.Client{Transport: newRewrite(srv.URL, http.DefaultTransport), Timeout: 10 * time.Second}
 	b := &Bot{s: s}
 	i := &discordgo.Interaction{ID: "1", AppID: "2", Token: "tok"}
-	if err := b.answer(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}); err != nil {
+	if err := b.answer(i, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	if _, held := b.limited.when("edit tok"); held || len(b.limited.at) != 0 {

@@ -132,6 +132,7 @@ type hold struct {
 // for patterns) that no fault answers wait, before it is applied, until
 // release is called; held is closed once it waits. It lets a test apply
 // other requests while one is in flight, as the network may reorder them.
+// A request its client gives up on while held is never applied.
 func (s *Server) Hold(method, route string) (held <-chan struct{}, release func()) {
 	h := &hold{method: method, route: apiPath(route), held: make(chan struct{}), release: make(chan struct{})}
 	s.mu.Lock()

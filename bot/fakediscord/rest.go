@@ -215,7 +215,16 @@ func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, pattern strin
 		if h := s.holdLocked(r.Method, c.path); h != nil {
 			s.mu.Unlock()
 			close(h.held)
-			<-h.release
+			select {
+			case <-h.release:
+			case <-r.Context().Done():
+				// The client gave up while the request was held: it never
+				// got through, as one lost on its way would not.
+				s.mu.Lock()
+				s.logLocked("fakediscord: %s gave up while held: not applied", c.describe())
+				s.mu.Unlock()
+				return
+			}
 			s.mu.Lock()
 		}
 	}
