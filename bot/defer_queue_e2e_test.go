@@ -12,11 +12,7 @@ import (
 // to it: a click queued behind an answer Discord is slow to take is
 // acknowledged in time all the same, and its answer follows.
 func TestClickQueuedBehindASlowAnswerIsDeferredInTime(t *testing.T) {
-	h := newHarness(t, func(h *harness) { h.answerWithin = 300 * time.Millisecond })
-	ann, bea, cy := h.fake.AddUser("Ann"), h.fake.AddUser("Bea"), h.fake.AddUser("Cy")
-	ann.Command(h.ch, "game", newGame("lnf"))
-	lobby := h.table()
-	h.fake.SetSettler(nil)
+	h, lobby, bea, cy := queuedLobby(t)
 	held, release := h.fake.Hold("POST", fakediscord.RouteCallback)
 	defer release()
 	first := make(chan *fakediscord.Reply, 1)
@@ -55,11 +51,7 @@ func TestClickQueuedBehindASlowAnswerIsDeferredInTime(t *testing.T) {
 // never gets through, and Cy's click behind it is acknowledged, then
 // answered, while it is still held.
 func TestAnswerDiscordNeverTakesHoldsUpNobody(t *testing.T) {
-	h := newHarness(t, func(h *harness) { h.answerWithin = 300 * time.Millisecond })
-	ann, bea, cy := h.fake.AddUser("Ann"), h.fake.AddUser("Bea"), h.fake.AddUser("Cy")
-	ann.Command(h.ch, "game", newGame("lnf"))
-	lobby := h.table()
-	h.fake.SetSettler(nil)
+	h, lobby, bea, cy := queuedLobby(t)
 	h.fake.ExpectFailure("no response to interaction within 3s (component interaction by Bea)")
 	held, release := h.fake.Hold("POST", fakediscord.RouteCallback)
 	defer release()
@@ -79,4 +71,15 @@ func TestAnswerDiscordNeverTakesHoldsUpNobody(t *testing.T) {
 	if !strings.Contains(h.table().Text(), "Cy") {
 		t.Fatalf("the lobby after Cy's join:\n%s", h.table().Text())
 	}
+}
+
+// queuedLobby opens Ann's lobby with interactions deferred after 300 ms;
+// Bea and Cy are about to join, one behind the other.
+func queuedLobby(t *testing.T) (h *harness, lobby *fakediscord.Message, bea, cy *fakediscord.User) {
+	h = newHarness(t, func(h *harness) { h.answerWithin = 300 * time.Millisecond })
+	ann := h.fake.AddUser("Ann")
+	bea, cy = h.fake.AddUser("Bea"), h.fake.AddUser("Cy")
+	ann.Command(h.ch, "game", newGame("lnf"))
+	h.fake.SetSettler(nil) // settling would wait for the answer held
+	return h, h.table(), bea, cy
 }
