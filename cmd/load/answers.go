@@ -29,7 +29,8 @@ type botTransport struct {
 // itself at 1000 channels.
 type watchers struct {
 	mu sync.Mutex
-	m  map[string]*watcher // game id → its table's wake-ups
+	m  map[string]*watcher      // game id → its table's wake-ups
+	ch map[string]chan struct{} // channel id → its table's wake-up on any bot message there
 }
 
 // watcher is how a table hears of its game's messages: wake when the bot
@@ -56,6 +57,20 @@ func (ws *watchers) watch(game string, w *watcher) {
 	}
 	ws.m[game] = w
 	ws.mu.Unlock()
+}
+
+// watchChannel returns what wakes a table waiting on any message the bot
+// posts or edits in channel: a new table, between games, has no game id
+// the table knows yet.
+func (ws *watchers) watchChannel(channel string) chan struct{} {
+	c := make(chan struct{}, 1)
+	ws.mu.Lock()
+	if ws.ch == nil {
+		ws.ch = map[string]chan struct{}{}
+	}
+	ws.ch[channel] = c
+	ws.mu.Unlock()
+	return c
 }
 
 func (ws *watchers) unwatch(game string) {
@@ -115,7 +130,13 @@ type gameRef struct {
 // told is the fake's OnBotMessage function: it wakes the tables whose
 // games the message's move and lobby custom_ids (move:<game>:…,
 // lobby:<game>:…) name.
-func (ws *watchers) told(_ string, customIDs []string) {
+func (ws *watchers) told(channel string, customIDs []string) {
+	ws.mu.Lock()
+	c := ws.ch[channel]
+	ws.mu.Unlock()
+	if c != nil {
+		notify(c)
+	}
 	for _, id := range customIDs {
 		prefix, rest, _ := strings.Cut(id, ":")
 		game, _, _ := strings.Cut(rest, ":")

@@ -179,6 +179,14 @@ func TestWatchersTold(t *testing.T) {
 	if !got(a.wake) || got(a.ended) || got(b.wake) || !got(b.ended) {
 		t.Fatal("the wrong tables heard of their games")
 	}
+
+	// A table waiting for its next game's table hears of any bot message
+	// in its channel, custom_ids or not, and only in its own.
+	c1, c2 := ws.watchChannel("c1"), ws.watchChannel("c2")
+	ws.told("c1", nil)
+	if !got(c1) || got(c2) {
+		t.Fatal("a channel's table did not hear of its channel's message, or another did")
+	}
 }
 
 // A window's pauses are the gaps that ended in it; only those over
