@@ -31,12 +31,15 @@ func (b *Bot) onInteraction(i *discordgo.Interaction, d *deferral) {
 	if r.held != nil {
 		b.answering.take(r.held.token)
 	}
-	var answered bool
+	var answered, alone bool
 	if d.finish() {
-		answered = b.editAnswer(i, r, d.placeholder)
+		answered, alone = b.editAnswer(i, r, d.placeholder)
 	} else {
-		answered = b.respond(i, r, d.received)
+		answered, alone = b.respond(i, r, d.received)
 	}
+	// An update given to the clicker alone (its message was deleted) did
+	// not draw what it was to draw: the output draws it.
+	answered = answered && !alone
 	if r.held != nil {
 		if answered {
 			b.answered.take(r.held.token)
@@ -422,27 +425,42 @@ func deferrable(i *discordgo.Interaction) bool {
 
 // editAnswer delivers the answer of a deferred interaction: an edit of the
 // message it acknowledged (the clicked one for components, its own
-// placeholder for commands).
-func (b *Bot) editAnswer(i *discordgo.Interaction, r reply, placeholder bool) bool {
+// placeholder for commands). alone: an update went to the clicker alone
+// instead (forClickerAlone).
+func (b *Bot) editAnswer(i *discordgo.Interaction, r reply, placeholder bool) (answered, alone bool) {
 	if r.modal != nil {
 		b.log.Warn("a deferred interaction cannot open a text box")
-		return false
+		return false, false
 	}
-	err := b.retry(func() error {
-		if placeholder || r.kind == discordgo.InteractionResponseUpdateMessage {
+	var err error
+	if placeholder || r.kind == discordgo.InteractionResponseUpdateMessage {
+		err = b.retry(func() error {
 			return b.editOriginal(context.Background(), i.AppID, i.Token, r.msg.webhookEdit())
+		})
+		if placeholder || !messageGone(err) {
+			if err != nil {
+				b.log.Warn("answer deferred interaction", "err", err)
+			}
+			return err == nil, false
 		}
-		// A click acknowledged as an update whose answer is a note of its
-		// own (a refusal): a follow-up, leaving the clicked message alone.
-		d := r.msg.data(r.ephemeral)
+		// The clicked message was deleted since it was acknowledged: the
+		// answer goes to the clicker alone, and the gone message is not
+		// asked for again.
+		b.goneClicked(i)
+		r, alone = r.forClickerAlone(), true
+	}
+	// A click acknowledged as an update whose answer is a note of its
+	// own (a refusal): a follow-up, leaving the clicked message alone.
+	d := r.msg.data(r.ephemeral)
+	err = b.retry(func() error {
 		return b.followUp(i, &discordgo.WebhookParams{Content: d.Content, Embeds: d.Embeds,
 			Components: d.Components, AllowedMentions: d.AllowedMentions, Flags: d.Flags})
 	})
 	if err != nil {
 		b.log.Warn("answer deferred interaction", "err", err)
-		return false
+		return false, alone
 	}
-	return true
+	return true, alone
 }
 
 // answerWithin is how long an interaction may wait before it is deferred.

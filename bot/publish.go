@@ -617,7 +617,7 @@ func (p *pub) inPlace(m msg, version int) {
 		return
 	}
 	b.lanes.tables.drawn(rec.Channel)
-	if p.posts.Table != "" {
+	if p.posts.Table != "" && !b.dead.has(p.posts.Table) {
 		err := b.retry(func() error { return b.edit(p.ctx, m.edit(p.where(), p.posts.Table)) })
 		if err == nil {
 			p.note(func(ps *store.Posts) { ps.Drawn = max(ps.Drawn, version) })

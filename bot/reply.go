@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -70,13 +72,22 @@ const answerWindow = 2500 * time.Millisecond
 // outlasted the request's own tries while Discord's window is open: an
 // unanswered click fails in the user's face. An answer Discord reports as
 // already given counts as given: the first attempt got through and only its
-// reply was lost.
-func (b *Bot) respond(i *discordgo.Interaction, r reply, received time.Time) bool {
+// reply was lost. alone: an update went to the clicker alone instead, its
+// message being gone (forClickerAlone).
+func (b *Bot) respond(i *discordgo.Interaction, r reply, received time.Time) (answered, alone bool) {
 	deadline := received.Add(answerWindow)
 	for attempt := 0; ; attempt++ {
 		err := b.answer(i, r.response(), received)
 		if err == nil || alreadyAnswered(err) {
-			return true
+			return true, alone
+		}
+		if r.kind == discordgo.InteractionResponseUpdateMessage && messageGone(err) {
+			// The clicked message was deleted while the click was on its
+			// way (a moderator, or a table replaced meanwhile): there is
+			// nothing to update, and the interaction is still unanswered.
+			b.goneClicked(i)
+			r, alone = r.forClickerAlone(), true
+			continue
 		}
 		wait := time.Duration(attempt+1) * 100 * time.Millisecond
 		var rest *discordgo.RESTError
@@ -85,10 +96,39 @@ func (b *Bot) respond(i *discordgo.Interaction, r reply, received time.Time) boo
 		}
 		if !(retryable(err) || limited(err)) || time.Now().Add(wait).After(deadline) {
 			b.log.Warn("answer interaction", "type", i.Type.String(), "attempts", attempt+1, "err", err)
-			return false
+			return false, alone
 		}
 		time.Sleep(wait)
 	}
+}
+
+// goneClicked notes that the clicked message is gone: a table there is
+// posted anew rather than edited, which would be a 404 again.
+func (b *Bot) goneClicked(i *discordgo.Interaction) {
+	if i.Message != nil {
+		b.dead.take(i.Message.ID)
+	}
+}
+
+// goneNote heads an update shown to the clicker alone (forClickerAlone).
+const goneNote = "*The message you clicked was deleted. Here is what your click made of it, for you alone:*"
+
+// forClickerAlone turns an update of the clicked message into a message
+// only the clicker sees, with the same content and buttons.
+func (r reply) forClickerAlone() reply {
+	r.kind, r.ephemeral = discordgo.InteractionResponseChannelMessageWithSource, true
+	if utf8.RuneCountInString(r.msg.content)+1+utf8.RuneCountInString(goneNote) <= maxContent {
+		r.msg.content = strings.TrimSuffix(goneNote+"\n"+r.msg.content, "\n")
+	}
+	return r
+}
+
+// messageGone is Discord's 404 Unknown Message: the message a request
+// names was deleted. (A 404 Unknown Interaction is not: that token is dead.)
+func messageGone(err error) bool {
+	var rest *discordgo.RESTError
+	return errors.As(err, &rest) && rest.Response != nil && rest.Response.StatusCode == http.StatusNotFound &&
+		rest.Message != nil && rest.Message.Code == discordgo.ErrCodeUnknownMessage
 }
 
 // retryable: Discord's own trouble (5xx) or the network's, not a refusal.

@@ -870,3 +870,35 @@ func TestOnBotMessage(t *testing.T) {
 		t.Fatalf("heard %q, want %q", heard, want)
 	}
 }
+
+// A moderator's deletion is no fault of the bot's: its first request about
+// the message answers 404 Unknown Message without failing the test, and a
+// second, which Discord counts toward the invalid-request ban, does.
+func TestModeratorDeletesTheBotsMessage(t *testing.T) {
+	t.Parallel()
+	s := New(t)
+	sess := connect(t, s, nil)
+	m, err := sess.ChannelMessageSend(s.ChannelID(), "Table")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, bea := s.AddAdmin("Mod"), s.AddUser("Bea")
+	s.ExpectFailure("Bea: delete someone else's message without Manage Messages")
+	bea.DeleteMessage(s.Message(s.ChannelID(), m.ID))
+	if s.Message(s.ChannelID(), m.ID) == nil {
+		t.Fatal("a user without Manage Messages deleted the bot's message")
+	}
+	mod.DeleteMessage(s.Message(s.ChannelID(), m.ID))
+	if s.Message(s.ChannelID(), m.ID) != nil {
+		t.Fatal("the moderator's deletion left the message")
+	}
+	before := len(s.Failures())
+	_, err = sess.ChannelMessageEdit(s.ChannelID(), m.ID, "Table, again")
+	restErr(t, err, 10008)
+	if f := s.Failures(); len(f) != before {
+		t.Fatalf("the first 404 counted against the bot: %q", f[before:])
+	}
+	s.ExpectFailure("404 Unknown Message (code 10008)")
+	_, err = sess.ChannelMessageEdit(s.ChannelID(), m.ID, "Table, once more")
+	restErr(t, err, 10008)
+}

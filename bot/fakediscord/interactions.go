@@ -245,7 +245,11 @@ func (s *Server) interactionCallback(c *call) {
 			break
 		}
 		if !s.liveLocked(it.source) {
-			c.reject(http.StatusNotFound, 10008, "Unknown Message", "the component's message was deleted")
+			if s.deletedByOthers[it.source.id] {
+				c.refuse(http.StatusNotFound, 10008, "Unknown Message", "a user deleted the component's message after the click")
+			} else {
+				c.reject(http.StatusNotFound, 10008, "Unknown Message", "the component's message was deleted")
+			}
 			return
 		}
 		if t == discordgo.InteractionResponseUpdateMessage {
@@ -343,7 +347,11 @@ func (c *call) webhookMessage() (*interaction, *message) {
 		m = it.original
 	}
 	if !c.s.liveLocked(m) {
-		c.reject(http.StatusNotFound, 10008, "Unknown Message", "")
+		if m != nil && c.s.deletedByOthers[m.id] {
+			c.refuse(http.StatusNotFound, 10008, "Unknown Message", "a user deleted it")
+		} else {
+			c.reject(http.StatusNotFound, 10008, "Unknown Message", "")
+		}
 		return nil, nil
 	}
 	return it, m

@@ -507,6 +507,15 @@ func (c *call) channelMessage() *message {
 		c.refuse(http.StatusNotFound, 10008, "Unknown Message", "deleted by the bot before it was killed")
 		return nil
 	}
+	if m == nil && c.s.deletedByOthers[id] && !c.s.goneTold[id] {
+		// Once: a message that answered 404 must not be asked for again.
+		if c.s.goneTold == nil {
+			c.s.goneTold = map[string]bool{}
+		}
+		c.s.goneTold[id] = true
+		c.refuse(http.StatusNotFound, 10008, "Unknown Message", "a user deleted it")
+		return nil
+	}
 	if m == nil || m.channelID != ch.id || m.ephemeral {
 		c.reject(http.StatusNotFound, 10008, "Unknown Message", "")
 		return nil

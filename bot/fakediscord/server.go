@@ -109,6 +109,7 @@ type Server struct {
 	threads                         []*channel
 	threadsBeforeKill               map[string]bool                            // see Killed
 	deletedByBot, deletedBeforeKill map[string]bool                            // message ids; see Killed
+	deletedByOthers, goneTold       map[string]bool                            // message ids a user deleted (User.DeleteMessage); those the bot was told of on a channel route
 	archivedRefusals                int                                        // requests refused in archived threads
 	channelByID                     map[string]*channel                        // channels and threads: looked up on every request
 	deletedChannels                 map[string]bool                            // DeleteChannel, DeleteThread

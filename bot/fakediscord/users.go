@@ -497,6 +497,34 @@ func (u *User) ClearReactions(m *Message, emoji string) {
 	s.settle()
 }
 
+// DeleteMessage deletes a message as a moderator with Manage Messages can,
+// the bot's included. An interaction from a click on it that the bot has
+// not answered yet can then no longer update it: Discord answers such an
+// update 404 Unknown Message, which is no fault of the bot's.
+func (u *User) DeleteMessage(m *Message) {
+	s := u.s
+	s.mu.Lock()
+	msg := u.targetLocked(m, "delete")
+	var evs []event
+	switch {
+	case msg == nil:
+	case !u.admin && msg.author != u:
+		s.failLocked(fmt.Sprintf("%s: delete someone else's message without Manage Messages", u.Name))
+	case msg.ephemeral:
+		s.failLocked(fmt.Sprintf("%s: delete ephemeral message %s: only its interaction's webhook can", u.Name, msg.id))
+	default:
+		s.deleteLocked(msg)
+		if s.deletedByOthers == nil {
+			s.deletedByOthers = map[string]bool{}
+		}
+		s.deletedByOthers[msg.id] = true
+		evs = append(evs, s.eventLocked("MESSAGE_DELETE", map[string]string{"id": msg.id, "channel_id": msg.channelID, "guild_id": s.channelGuildLocked(msg.channelID).id}))
+	}
+	s.mu.Unlock()
+	s.emit(evs...)
+	s.settle()
+}
+
 // Say posts a plain message as the user. The bot is not approved for the
 // MESSAGE_CONTENT intent, so it only sees the content if it is mentioned.
 func (u *User) Say(channelID, content string) *Message {
