@@ -31,6 +31,7 @@ type monkey struct {
 	rng     *rand.Rand
 	users   []*fakediscord.User // the players, host first
 	by      *fakediscord.User   // in the channel, never at the table
+	mod     *fakediscord.User   // a moderator, who deletes messages
 	seen    map[string][]*fakediscord.Message
 	refused int // adversarial actions the bot turned away
 	said    int // lines said with /say
@@ -56,6 +57,7 @@ func TestMonkeyPlay(t *testing.T) {
 					m.users = append(m.users, h.fake.AddUser(fmt.Sprintf("%c%s", 'A'+i, "mo")))
 				}
 				m.by = h.fake.AddUser("Zed")
+				m.mod = h.fake.AddAdmin("Mod")
 				if seed%2 == 0 { // Discord's trouble too, from the first click
 					h.fake.Faults(fakediscord.Faults{Seed: seed, RateLimit: 0.05, ServerError: 0.03, BadGateway: 0.01, LostResponse: 0.03})
 				}
@@ -172,7 +174,7 @@ func (m *monkey) step() {
 		m.open() // the game ended, or a rematch waits in its lobby: go again
 		return
 	}
-	switch k := m.rng.IntN(100); {
+	switch k := m.rng.IntN(101); {
 	case k < 55:
 		m.play(m.users[m.rng.IntN(len(m.users))], false)
 	case k < 62:
@@ -192,6 +194,8 @@ func (m *monkey) step() {
 	case k < 99:
 		kind := m.rng.IntN(3)
 		gatewayFault(m.t, h, kind, kind == 1 && m.rng.IntN(2) == 0)
+	case k < 100:
+		m.tidy()
 	default:
 		h.restart() // a deploy between two clicks
 	}
@@ -479,6 +483,64 @@ func (m *monkey) public() {
 	}
 	msg := msgs[len(msgs)-1-m.rng.IntN(min(len(msgs), 6))]
 	m.use(m.anyone(), msg, m.rng.IntN(4) == 0)
+}
+
+// tidy is a moderator deleting the table, with a click on it perhaps on
+// its way: the game goes on, with a table posted anew.
+func (m *monkey) tidy() {
+	posts, _ := m.h.db.Posts(m.h.record().ID)
+	if posts == nil || posts.Table == "" {
+		return
+	}
+	table := m.h.fake.Message(m.place(), posts.Table)
+	if table == nil {
+		return
+	}
+	defer m.tableAgain()
+	buttons, _ := controls(table)
+	if len(buttons) == 0 || m.rng.IntN(2) == 0 {
+		m.mod.DeleteMessage(table)
+		return
+	}
+	u, id := m.anyone(), buttons[m.rng.IntN(len(buttons))]
+	held, release := m.h.fake.Hold("POST", fakediscord.RouteCallback)
+	m.h.fake.SetSettler(nil) // settling would wait for the answer held
+	var r *fakediscord.Reply
+	var err error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		r, err = u.Client().Click(table, id)
+	}()
+	select {
+	case <-held:
+	case <-done: // the client would not send it
+	}
+	m.mod.DeleteMessage(table)
+	release()
+	<-done
+	m.h.fake.SetSettler(func() { m.h.bot.Idle() })
+	if m.answered(id+" (on a table being deleted)", r, err) && r.Modal != nil {
+		m.submit(u, r.Modal)
+	}
+}
+
+// tableAgain: when the table is gone and nothing has posted it anew yet,
+// someone asks for it, as people do.
+func (m *monkey) tableAgain() {
+	h := m.h
+	h.bot.Idle()
+	g, _ := h.db.Game(h.ch)
+	if g == nil {
+		return
+	}
+	if posts, _ := h.db.Posts(g.ID); posts != nil && h.fake.Message(m.place(), posts.Table) != nil {
+		return
+	}
+	r := m.anyone().Command(m.place(), "game", fakediscord.Sub("table"))
+	if r == nil || r.Type == 0 {
+		m.t.Fatal("/game table was not answered")
+	}
 }
 
 // react puts or takes a reaction on one of the channel's last messages.
