@@ -28,8 +28,12 @@ func TestTableIsNotDeletedUnderAClick(t *testing.T) {
 	h.fake.Inject(fakediscord.Fault{Method: "POST", Route: fakediscord.RouteCallback, Status: http.StatusTooManyRequests, RetryAfter: time.Second})
 	joined := make(chan *fakediscord.Reply, 1)
 	go func() { joined <- eve.Click(old, old.ButtonID("Join")) }()
-	for h.fake.PendingFaults() > 0 { // the acknowledgement met its 429
-		<-h.fake.Changes()
+	for { // until the acknowledgement met its 429
+		changed := h.fake.Changes() // before looking: no change is missed
+		if h.fake.PendingFaults() == 0 {
+			break
+		}
+		<-changed
 	}
 	release()
 	if r := <-joined; r == nil || r.Type != 6 {

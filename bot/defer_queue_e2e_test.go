@@ -35,12 +35,7 @@ func TestClickQueuedBehindASlowAnswerIsDeferredInTime(t *testing.T) {
 	if r := <-first; r == nil || r.Type != 7 {
 		t.Fatalf("Bea's click answered %+v", r)
 	}
-	h.bot.Idle()
-	h.fake.SetSettler(h.bot.Idle)
-	rec := h.record()
-	if rec.SeatOf(bea.ID) < 0 || rec.SeatOf(cy.ID) < 0 {
-		t.Fatalf("seats after both joins: %+v", rec.Seats)
-	}
+	bothSeated(t, h, bea, cy)
 	if f := h.fake.FailedInteractions(); len(f) != 0 {
 		t.Fatalf("failed interactions: %+v", f)
 	}
@@ -60,16 +55,18 @@ func TestAnswerDiscordNeverTakesHoldsUpNobody(t *testing.T) {
 	if r := cy.Click(lobby, lobby.ButtonID("Join")); r == nil || r.Type != 6 {
 		t.Fatalf("Cy's click answered %+v; want a deferred update", r)
 	}
+	// Cy's join is committed, then drawn by the edit answering Cy's click.
 	guard := time.After(10 * time.Second) // the bot's own request timeout is 20 s
-	for h.record().SeatOf(cy.ID) < 0 {
-		select {
-		case <-h.fake.Changes():
-		case <-guard:
-			t.Fatal("Cy's join waited behind Bea's answer, which Discord never took")
+	for {
+		changed := h.fake.Changes() // before looking: no change is missed
+		if h.record().SeatOf(cy.ID) >= 0 && strings.Contains(h.table().Text(), "Cy") {
+			break
 		}
-	}
-	if !strings.Contains(h.table().Text(), "Cy") {
-		t.Fatalf("the lobby after Cy's join:\n%s", h.table().Text())
+		select {
+		case <-changed:
+		case <-guard:
+			t.Fatalf("Cy's join waited behind Bea's answer, which Discord never took; the lobby:\n%s", h.table().Text())
+		}
 	}
 }
 
@@ -82,4 +79,15 @@ func queuedLobby(t *testing.T) (h *harness, lobby *fakediscord.Message, bea, cy 
 	ann.Command(h.ch, "game", newGame("lnf"))
 	h.fake.SetSettler(nil) // settling would wait for the answer held
 	return h, h.table(), bea, cy
+}
+
+// bothSeated settles the queued lobby's joins (the settler back on) and
+// checks that Bea and Cy both have a seat.
+func bothSeated(t *testing.T, h *harness, bea, cy *fakediscord.User) {
+	t.Helper()
+	h.bot.Idle()
+	h.fake.SetSettler(h.bot.Idle)
+	if rec := h.record(); rec.SeatOf(bea.ID) < 0 || rec.SeatOf(cy.ID) < 0 {
+		t.Fatalf("seats after both joins: %+v", rec.Seats)
+	}
 }

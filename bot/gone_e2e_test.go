@@ -71,12 +71,7 @@ func TestDeferredClickOnADeletedMessageIsAnsweredToTheClickerAlone(t *testing.T)
 	if r := <-first; r == nil || r.Type != 4 || !r.Ephemeral {
 		t.Fatalf("Bea's click answered %+v; want a message for her alone", r)
 	}
-	h.bot.Idle()
-	h.fake.SetSettler(h.bot.Idle)
-	rec := h.record()
-	if rec.SeatOf(bea.ID) < 0 || rec.SeatOf(cy.ID) < 0 {
-		t.Fatalf("seats after both joins: %+v", rec.Seats)
-	}
+	bothSeated(t, h, bea, cy)
 	got := cy.LastEphemeral(h.ch)
 	if got == nil || !strings.Contains(got.Text(), "was deleted") || !strings.Contains(got.Text(), "Cy") {
 		t.Fatalf("Cy's follow-up: %+v", got)
