@@ -901,4 +901,13 @@ func TestModeratorDeletesTheBotsMessage(t *testing.T) {
 	s.ExpectFailure("404 Unknown Message (code 10008)")
 	_, err = sess.ChannelMessageEdit(s.ChannelID(), m.ID, "Table, once more")
 	restErr(t, err, 10008)
+
+	// A process killed before it recorded the 404 may ask once more.
+	s.Killed()
+	before = len(s.Failures())
+	_, err = sess.ChannelMessageEdit(s.ChannelID(), m.ID, "Table, after a kill")
+	restErr(t, err, 10008)
+	if f := s.Failures(); len(f) != before {
+		t.Fatalf("the first 404 after a kill counted against the bot: %q", f[before:])
+	}
 }

@@ -43,7 +43,8 @@ func (s *Server) InvalidSession(resumable bool) {
 // not live to record, the next process may ask again, once: starting the
 // thread of a message that already had one before the kill, or editing or
 // deleting a message the bot deleted before the kill, is then refused as
-// Discord does (400 code 160004, 404 code 10008) without failing the test.
+// Discord does (400 code 160004, 404 code 10008) without failing the test;
+// so is asking once more about a message a user deleted.
 func (s *Server) Killed() {
 	s.mu.Lock()
 	if s.threadsBeforeKill == nil {
@@ -59,6 +60,7 @@ func (s *Server) Killed() {
 		s.deletedBeforeKill[id] = true
 	}
 	s.deletedByBot = map[string]bool{}
+	s.goneTold = nil
 	s.mu.Unlock()
 	s.DropSockets()
 }
