@@ -110,3 +110,35 @@ func TestTableDeletedByAModeratorIsPostedAnew(t *testing.T) {
 		t.Fatalf("%d tables in the channel after the deleted one was posted anew", tables)
 	}
 }
+
+// A moderator deletes the table of Play the Hand You're Dealt, then a
+// player moves: the move's story would take the table's place, so it is
+// posted anew, with the table below it, and the deleted table is not asked
+// about again (the fake fails a second 404 on it, as Discord counts it).
+func TestStoryAfterTheTableWasDeletedIsPostedAnew(t *testing.T) {
+	h := newHarness(t)
+	ann, bea, cy, mod := h.fake.AddUser("Ann"), h.fake.AddUser("Bea"), h.fake.AddUser("Cy"), h.fake.AddAdmin("Mod")
+	ann.Command(h.ch, "game", newGame("life"))
+	for _, u := range []*fakediscord.User{bea, cy} {
+		u.Click(h.table(), h.table().ButtonID("Join"))
+	}
+	ann.Click(h.table(), h.table().ButtonID("Start"))
+	players := []*fakediscord.User{ann, bea, cy}
+	for _, u := range players {
+		u.Click(h.table(), h.table().ButtonID("My hand"))
+	}
+	old := h.table()
+	mod.DeleteMessage(old)
+	u, hand, id := mover(h, players...)
+	if r := u.Click(hand, id); r == nil || r.Type == 0 {
+		t.Fatalf("the move answered %+v", r)
+	}
+	h.bot.Idle()
+	if h.tableID() == old.ID {
+		t.Fatal("the game still names the deleted table")
+	}
+	all := h.fake.Messages(h.ch)
+	if last := all[len(all)-1]; last.ID != h.tableID() {
+		t.Fatalf("the table is not the last message: %q", last.Text())
+	}
+}

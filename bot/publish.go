@@ -552,6 +552,9 @@ func (p *pub) run() {
 				p.told(c.lines, func(ps *store.Posts) { ps.Table = "" })
 				continue
 			}
+			if b.dead.has(old) {
+				old = "" // someone deleted it: nothing to replace or remove
+			}
 		}
 		if _, err := b.send(p.ctx, p.where(), textMsg("%s", c.text).send(), p.storyNonce(c.lines)); err != nil {
 			b.log.Warn("post narration", "game", rec.ID, "err", err)
@@ -627,7 +630,7 @@ func (p *pub) inPlace(m msg, version int) {
 			b.log.Warn("edit table", "game", rec.ID, "err", err)
 			return
 		}
-		// Someone deleted it: post it anew below.
+		// Someone deleted it (edit noted it dead): post it anew below.
 	}
 	posted, err := b.send(p.ctx, p.where(), m.send(), p.nonce("t"))
 	if err != nil {
@@ -658,9 +661,6 @@ func (p *pub) owned(e games.Event, i int) bool {
 			return false // deleted by someone: never asked about again
 		}
 		if err := b.retry(func() error { return b.edit(p.ctx, m.edit(p.where(), id)) }); err != nil {
-			if isUnknownMessage(err) {
-				b.dead.take(id)
-			}
 			b.log.Warn("edit game message", "game", rec.ID, "ref", e.Ref, "err", err)
 		}
 		return false
@@ -841,6 +841,9 @@ func (b *Bot) edit(ctx context.Context, e *discordgo.MessageEdit) error {
 	if unknownChannel(err) {
 		b.vanished(e.Channel)
 	}
+	if messageGone(err) {
+		b.dead.take(e.ID) // someone deleted it: never asked about again
+	}
 	return err
 }
 
@@ -884,8 +887,8 @@ func retrying(tries int, wait time.Duration, f func() error) error {
 // again on a 5xx or a lost response: a table left behind keeps buttons. A
 // 404 means it is gone already.
 func (b *Bot) remove(ctx context.Context, channel, id string) {
-	if b.dead.has(channel) {
-		return // and the message with it
+	if b.dead.has(channel) || b.dead.has(id) {
+		return // gone with its channel, or deleted by someone already
 	}
 	unslotted(ctx, func() { b.clicked.answered(ctx, id) })
 	err := b.retry(func() error { return b.s.ChannelMessageDelete(channel, id, discordgo.WithContext(ctx)) })
