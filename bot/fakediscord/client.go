@@ -50,6 +50,10 @@ func (s *Server) tryLocked(soft bool, check func() bool) error {
 	return &Refusal{Reasons: got}
 }
 
+// DeleteMessage deletes a message, as User.DeleteMessage; a message gone
+// already is refused.
+func (c *Client) DeleteMessage(m *Message) error { return c.u.deleteMessage(true, m) }
+
 // Command runs a slash command, as User.Command.
 func (c *Client) Command(channelID, command string, opts ...Option) (*Reply, error) {
 	return c.u.command(true, channelID, command, opts...)

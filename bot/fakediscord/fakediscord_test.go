@@ -888,11 +888,16 @@ func TestModeratorDeletesTheBotsMessage(t *testing.T) {
 	if s.Message(s.ChannelID(), m.ID) == nil {
 		t.Fatal("a user without Manage Messages deleted the bot's message")
 	}
-	mod.DeleteMessage(s.Message(s.ChannelID(), m.ID))
+	gone := s.Message(s.ChannelID(), m.ID)
+	mod.DeleteMessage(gone)
 	if s.Message(s.ChannelID(), m.ID) != nil {
 		t.Fatal("the moderator's deletion left the message")
 	}
 	before := len(s.Failures())
+	var refusal *Refusal
+	if err := mod.Client().DeleteMessage(gone); !errors.As(err, &refusal) || len(s.Failures()) != before {
+		t.Fatalf("a client deleting a message gone already: %v, failures %q", err, s.Failures()[before:])
+	}
 	_, err = sess.ChannelMessageEdit(s.ChannelID(), m.ID, "Table, again")
 	restErr(t, err, 10008)
 	if f := s.Failures(); len(f) != before {

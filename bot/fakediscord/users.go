@@ -501,28 +501,35 @@ func (u *User) ClearReactions(m *Message, emoji string) {
 // the bot's included. An interaction from a click on it that the bot has
 // not answered yet can then no longer update it: Discord answers such an
 // update 404 Unknown Message, which is no fault of the bot's.
-func (u *User) DeleteMessage(m *Message) {
+func (u *User) DeleteMessage(m *Message) { u.deleteMessage(false, m) }
+
+func (u *User) deleteMessage(soft bool, m *Message) error {
 	s := u.s
 	s.mu.Lock()
-	msg := u.targetLocked(m, "delete")
 	var evs []event
-	switch {
-	case msg == nil:
-	case !u.admin && msg.author != u:
-		s.failLocked(fmt.Sprintf("%s: delete someone else's message without Manage Messages", u.Name))
-	case msg.ephemeral:
-		s.failLocked(fmt.Sprintf("%s: delete ephemeral message %s: only its interaction's webhook can", u.Name, msg.id))
-	default:
-		s.deleteLocked(msg)
-		if s.deletedByOthers == nil {
-			s.deletedByOthers = map[string]bool{}
+	err := s.tryLocked(soft, func() bool {
+		msg := u.targetLocked(m, "delete")
+		switch {
+		case msg == nil:
+		case !u.admin && msg.author != u:
+			s.failLocked(fmt.Sprintf("%s: delete someone else's message without Manage Messages", u.Name))
+		case msg.ephemeral:
+			s.failLocked(fmt.Sprintf("%s: delete ephemeral message %s: only its interaction's webhook can", u.Name, msg.id))
+		default:
+			s.deleteLocked(msg)
+			if s.deletedByOthers == nil {
+				s.deletedByOthers = map[string]bool{}
+			}
+			s.deletedByOthers[msg.id] = true
+			evs = append(evs, s.eventLocked("MESSAGE_DELETE", map[string]string{"id": msg.id, "channel_id": msg.channelID, "guild_id": s.channelGuildLocked(msg.channelID).id}))
+			return true
 		}
-		s.deletedByOthers[msg.id] = true
-		evs = append(evs, s.eventLocked("MESSAGE_DELETE", map[string]string{"id": msg.id, "channel_id": msg.channelID, "guild_id": s.channelGuildLocked(msg.channelID).id}))
-	}
+		return false
+	})
 	s.mu.Unlock()
 	s.emit(evs...)
 	s.settle()
+	return err
 }
 
 // Say posts a plain message as the user. The bot is not approved for the

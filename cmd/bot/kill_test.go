@@ -176,6 +176,7 @@ type randomTable struct {
 	ch     string
 	fake   *fakediscord.Server
 	users  []*fakediscord.User
+	mod    *fakediscord.User // deletes a table now and then
 	rng    *rand.Rand
 	joined map[string]bool // "game/user" that clicked Join
 
@@ -274,6 +275,8 @@ func (r *randomTable) step() bool {
 	switch {
 	case hand != "" && r.rng.IntN(40) == 0: // someone asks for the table at the bottom
 		r.users[r.rng.IntN(r.seats)].Client().Command(r.ch, "game", fakediscord.Sub("table"))
+	case hand != "" && r.rng.IntN(80) == 0: // a moderator tidies the channel
+		r.mod.Client().DeleteMessage(t)
 	case hand != "":
 		return r.play(t, hand)
 	case join != "":
@@ -291,20 +294,36 @@ func (r *randomTable) step() bool {
 		}
 		r.users[0].Client().Click(t, start)
 	case rematch != "": // the game is over; its players go again
-		if rep, err := r.users[r.rng.IntN(r.seats)].Client().Click(t, rematch); err == nil && rep.Type != 0 {
+		rep, err := r.users[r.rng.IntN(r.seats)].Client().Click(t, rematch)
+		if err == nil && strings.Contains(rep.Content, "rematch lobby") {
 			r.opened.Add(1)
+			return true
 		}
+		// Refused: a newer game runs, its table out of sight (a moderator
+		// deleted it); now and then someone asks for it.
+		r.askForTable()
+		return false
 	default: // no game, or it ended
 		rep, err := r.users[0].Client().Command(r.ch, "game", fakediscord.Group("new", fakediscord.Sub(r.kind)))
 		switch {
 		case err != nil || rep.Type == 0:
 		case strings.Contains(rep.Content, "already"):
-			return false // its table is on its way
+			// Its table is on its way, or a moderator deleted it and no
+			// move has posted it anew.
+			r.askForTable()
+			return false
 		default:
 			r.opened.Add(1)
 		}
 	}
 	return true
+}
+
+// askForTable: now and then, a player who sees no table asks for it.
+func (r *randomTable) askForTable() {
+	if r.rng.IntN(10) == 0 {
+		r.users[0].Client().Command(r.ch, "game", fakediscord.Sub("table"))
+	}
 }
 
 // play has a random player open their hand and use one of its controls,
@@ -417,6 +436,7 @@ func killRandomPlay(t *testing.T, fake *fakediscord.Server) {
 			u := fake.AddUser(fmt.Sprintf("%s%d", r.ID, s))
 			rt.users = append(rt.users, u)
 		}
+		rt.mod = fake.AddAdmin(r.ID + "mod")
 		tables = append(tables, rt)
 	}
 
