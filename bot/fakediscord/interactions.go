@@ -403,7 +403,7 @@ func (s *Server) editWebhookMessage(c *call) {
 
 func (s *Server) deleteWebhookMessage(c *call) {
 	if _, m := c.webhookMessage(); m != nil {
-		s.deleteAndAnnounceLocked(c, m)
+		c.events = append(c.events, s.deleteAndAnnounceLocked(m)...)
 		c.noContent()
 	}
 }

@@ -819,7 +819,7 @@ func (s *Server) editMessage(c *call) {
 
 func (s *Server) deleteMessage(c *call) {
 	if m := c.channelMessage(); m != nil {
-		s.deleteAndAnnounceLocked(c, m)
+		c.events = append(c.events, s.deleteAndAnnounceLocked(m)...)
 		if s.deletedByBot == nil {
 			s.deletedByBot = map[string]bool{}
 		}
@@ -828,11 +828,14 @@ func (s *Server) deleteMessage(c *call) {
 	}
 }
 
-func (s *Server) deleteAndAnnounceLocked(c *call, m *message) {
+// deleteAndAnnounceLocked deletes m and returns the MESSAGE_DELETE to send
+// for it, if any (none for an ephemeral message).
+func (s *Server) deleteAndAnnounceLocked(m *message) []event {
 	s.deleteLocked(m)
-	if !m.ephemeral {
-		c.emit(s.eventLocked("MESSAGE_DELETE", map[string]string{"id": m.id, "channel_id": m.channelID, "guild_id": s.channelGuildLocked(m.channelID).id}))
+	if m.ephemeral {
+		return nil
 	}
+	return []event{s.eventLocked("MESSAGE_DELETE", map[string]string{"id": m.id, "channel_id": m.channelID, "guild_id": s.channelGuildLocked(m.channelID).id})}
 }
 
 // limit reads a list route's ?limit= (1–100), answering 400 when it is bad.

@@ -452,9 +452,7 @@ func (u *User) Unreact(m *Message, emoji string) { u.react(false, m, emoji, fals
 
 func (u *User) react(soft bool, m *Message, emoji string, add bool) error {
 	s := u.s
-	s.mu.Lock()
-	var evs []event
-	err := s.tryLocked(soft, func() bool {
+	return u.emitting(soft, func() (evs []event, ok bool) {
 		msg := u.targetLocked(m, "react")
 		switch {
 		case msg == nil:
@@ -467,10 +465,22 @@ func (u *User) react(soft bool, m *Message, emoji string, add bool) error {
 		case add && msg.reaction(emoji) == nil && len(msg.reactions) >= maxReactions:
 			s.failLocked(fmt.Sprintf("%s: react on message %s: it already has %d different reactions", u.Name, msg.id, maxReactions))
 		default:
-			evs = s.reactLocked(msg, u, emoji, add)
-			return true
+			return s.reactLocked(msg, u, emoji, add), true
 		}
-		return false
+		return nil, false
+	})
+}
+
+// emitting runs check under the fake's lock as tryLocked does, then sends the
+// events it returns and settles.
+func (u *User) emitting(soft bool, check func() ([]event, bool)) error {
+	s := u.s
+	s.mu.Lock()
+	var evs []event
+	err := s.tryLocked(soft, func() bool {
+		var ok bool
+		evs, ok = check()
+		return ok
 	})
 	s.mu.Unlock()
 	s.emit(evs...)
@@ -505,9 +515,7 @@ func (u *User) DeleteMessage(m *Message) { u.deleteMessage(false, m) }
 
 func (u *User) deleteMessage(soft bool, m *Message) error {
 	s := u.s
-	s.mu.Lock()
-	var evs []event
-	err := s.tryLocked(soft, func() bool {
+	return u.emitting(soft, func() ([]event, bool) {
 		msg := u.targetLocked(m, "delete")
 		switch {
 		case msg == nil:
@@ -516,20 +524,14 @@ func (u *User) deleteMessage(soft bool, m *Message) error {
 		case msg.ephemeral:
 			s.failLocked(fmt.Sprintf("%s: delete ephemeral message %s: only its interaction's webhook can", u.Name, msg.id))
 		default:
-			s.deleteLocked(msg)
 			if s.deletedByOthers == nil {
 				s.deletedByOthers = map[string]bool{}
 			}
 			s.deletedByOthers[msg.id] = true
-			evs = append(evs, s.eventLocked("MESSAGE_DELETE", map[string]string{"id": msg.id, "channel_id": msg.channelID, "guild_id": s.channelGuildLocked(msg.channelID).id}))
-			return true
+			return s.deleteAndAnnounceLocked(msg), true
 		}
-		return false
+		return nil, false
 	})
-	s.mu.Unlock()
-	s.emit(evs...)
-	s.settle()
-	return err
 }
 
 // Say posts a plain message as the user. The bot is not approved for the
