@@ -283,7 +283,13 @@ func (p *pub) sweep() {
 		return
 	}
 	for _, id := range stale {
-		p.b.remove(p.ctx, p.where(), id)
+		where := p.where()
+		if p.posts.Thread != "" && olderID(id, p.posts.Thread) {
+			// Replaced before the game moved into its thread (whose id is
+			// its starter message's): it is in the channel.
+			where = p.rec.Channel
+		}
+		p.b.remove(p.ctx, where, id)
 	}
 	p.keep(func(ps *store.Posts) {
 		ps.Stale = slices.DeleteFunc(ps.Stale, func(id string) bool { return slices.Contains(stale, id) })
