@@ -245,11 +245,7 @@ func (s *Server) interactionCallback(c *call) {
 			break
 		}
 		if !s.liveLocked(it.source) {
-			if s.deletedByOthers[it.source.id] {
-				c.refuse(http.StatusNotFound, 10008, "Unknown Message", "a user deleted the component's message after the click")
-			} else {
-				c.reject(http.StatusNotFound, 10008, "Unknown Message", "the component's message was deleted")
-			}
+			c.unknownMessage(it.source.id, "the component's message was deleted")
 			return
 		}
 		if t == discordgo.InteractionResponseUpdateMessage {
@@ -347,11 +343,11 @@ func (c *call) webhookMessage() (*interaction, *message) {
 		m = it.original
 	}
 	if !c.s.liveLocked(m) {
-		if m != nil && c.s.deletedByOthers[m.id] {
-			c.refuse(http.StatusNotFound, 10008, "Unknown Message", "a user deleted it")
-		} else {
-			c.reject(http.StatusNotFound, 10008, "Unknown Message", "")
+		id := ""
+		if m != nil {
+			id = m.id
 		}
+		c.unknownMessage(id, "")
 		return nil, nil
 	}
 	return it, m

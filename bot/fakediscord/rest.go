@@ -364,6 +364,16 @@ func (c *call) reject(status, code int, message, why string) {
 	c.reply(status, apiError{Message: message, Code: code})
 }
 
+// unknownMessage answers 404 Unknown Message for message id: no fault of
+// the bot's when a user deleted it (User.DeleteMessage), a failure else.
+func (c *call) unknownMessage(id, why string) {
+	if id != "" && c.s.deletedByOthers[id] {
+		c.refuse(http.StatusNotFound, 10008, "Unknown Message", "a user deleted it")
+		return
+	}
+	c.reject(http.StatusNotFound, 10008, "Unknown Message", why)
+}
+
 // refuse answers with a Discord error that is part of a scenario the test
 // set up (such as DenyThreads), without recording a failure.
 func (c *call) refuse(status, code int, message, why string) {
