@@ -127,11 +127,17 @@ func (s *State) afterRound() []games.Event {
 		return s.beginGifts()
 	}
 	s.narrationOrder()
-	// Unopposed GM stakes narrate only at the end.
-	c.Order = slices.DeleteFunc(c.Order, func(t Turn) bool {
-		t.Sides = slices.DeleteFunc(t.Sides, func(i int) bool { return c.Sides[i].Card == nil })
-		return len(t.Sides) == 0
-	})
+	// Unopposed GM stakes, and sides out of the fight since an earlier
+	// round, narrate only at the end.
+	var sides []int
+	for _, t := range c.Order {
+		for _, i := range t.Sides {
+			if c.Sides[i].Card != nil || s.contested(i) {
+				sides = append(sides, i)
+			}
+		}
+	}
+	s.setOrder(sides)
 	s.Phase = PhaseNarrate
 	c.Final = false
 	s.openWindow()

@@ -394,15 +394,21 @@ func (s *State) settleBonuses() string {
 
 // narrationOrder lists the narrators, losers first: unopposed GM stakes,
 // then the cards from the lowest rank to the highest, with consecutive
-// sides of one seat narrated in one turn.
+// sides of one seat narrated in one turn. Every side narrates once: a side
+// with a card by its rank, even when the Hand of Fate has just put it (or
+// its last opponent) out of the fight; a side left without a card to play
+// as the lowest.
 func (s *State) narrationOrder() {
-	var sides []int
-	for i := range s.C.Sides {
-		if !s.contested(i) && !s.bystanders(i) {
+	var sides, played []int
+	for i, sd := range s.C.Sides {
+		switch {
+		case s.bystanders(i):
+		case sd.Card != nil || s.contested(i):
+			played = append(played, i)
+		default:
 			sides = append(sides, i)
 		}
 	}
-	played := s.inPlay()
 	slices.SortStableFunc(played, s.rank)
 	s.setOrder(append(sides, played...))
 }
