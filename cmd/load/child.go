@@ -34,6 +34,7 @@ type childConfig struct {
 	LogLevel                slog.Level
 	Profiles                profilePaths
 	GlobalLimit             int // Discord's global limit; 0: none
+	Procs                   int // GOMAXPROCS of the bot's process; 0: Go's default
 }
 
 // profilePaths are the profiles of the load window the bot's process
@@ -61,6 +62,9 @@ func serveBot(spec string) error {
 		return err
 	}
 	bot.TuneGC(os.LookupEnv)
+	if c.Procs > 0 {
+		runtime.GOMAXPROCS(c.Procs)
+	}
 	serve, err := newBotServer(c, os.Stderr)
 	if err != nil {
 		return err
@@ -126,6 +130,7 @@ type Usage struct {
 	RSS, HWM     uint64
 	File, Live   uint64 // file-backed part of RSS; live Go heap
 	Transactions uint64
+	Procs        int // GOMAXPROCS
 }
 
 // OpenGame is the part of a channel's stored game the players look at.
@@ -145,6 +150,7 @@ func (p *BotProcess) Usage(_ int, u *Usage) error {
 	u.Start, u.Transactions = p.started, p.db.Transactions()
 	u.RSS, u.HWM, u.File = memory()
 	u.Live = liveHeap()
+	u.Procs = runtime.GOMAXPROCS(0)
 	return nil
 }
 

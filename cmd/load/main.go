@@ -64,6 +64,7 @@ type options struct {
 	overlap    int           // clicks a table may have under way
 	json       bool
 	together   bool // the bot in the load's process, not in one of its own
+	botProcs   int  // GOMAXPROCS of the bot's process; 0: Go's default
 	// globalLimit: Discord's global limit, which the fake holds the bot to
 	// and the bot is told (DISCORD_GLOBAL_LIMIT); 0 lifts it on both sides.
 	globalLimit int
@@ -127,10 +128,16 @@ func main() {
 	flag.IntVar(&o.globalLimit, "global-limit", fakediscord.DiscordGlobalLimit, "requests a second the fake allows on every route but the interaction ones, as Discord does,\n"+
 		"and the bot is told it may make (DISCORD_GLOBAL_LIMIT); 0 lifts the limit on both sides")
 	flag.BoolVar(&o.together, "together", false, "run the bot in this process, beside the fake Discord and the players, not in a process of its own")
+	flag.IntVar(&o.botProcs, "bot-procs", 0, "GOMAXPROCS of the bot's process (0: Go's default, the machine's CPUs): more lets it batch more\n"+
+		"moves a commit and a request, for more moves a second and slower answers")
 	level := flag.String("log", "warn", "log level of the bot and the fake: debug, info, warn, error")
 	flag.Parse()
 	if o.together && !limitSet {
 		o.gc += "; with -together, the bot's memory limit is lifted (this process holds the fake and the players too)"
+	}
+	if o.botProcs < 0 || o.botProcs > 256 || (o.together && o.botProcs > 0) {
+		fmt.Fprintln(os.Stderr, "load: -bot-procs is 0–256, and only for the bot in a process of its own")
+		os.Exit(2)
 	}
 	if o.together && o.loadprof != "" {
 		fmt.Fprintln(os.Stderr, "load: -loadprofile is for the load's own process; with -together, -cpuprofile covers everything")
@@ -306,7 +313,7 @@ func run(ctx context.Context, o options) (*Report, error) {
 	r.fake.SetGlobalLimit(max(o.globalLimit, 0), time.Second)
 	defer func() { rep.Violations = int(fr.violations.Load()) }()
 
-	cfg := childConfig{APIURL: r.fake.APIURL(), GuildID: r.fake.GuildID(), DBPath: dbPath, LogLevel: o.logLevel, GlobalLimit: o.globalLimit,
+	cfg := childConfig{APIURL: r.fake.APIURL(), GuildID: r.fake.GuildID(), DBPath: dbPath, LogLevel: o.logLevel, GlobalLimit: o.globalLimit, Procs: o.botProcs,
 		Profiles: profilePaths{CPU: o.cpuprofile, Trace: o.tracefile, Block: o.blockprof, Mem: o.memprofile}}
 	r.fake.OnBotMessage(r.watch.told)
 	b, err := startBot(cfg, o.together, o.log)
@@ -317,7 +324,7 @@ func run(ctx context.Context, o options) (*Report, error) {
 	r.bot = b
 	defer b.close()
 	if u, err := b.usage(); err == nil {
-		rep.StartTime = u.Start
+		rep.StartTime, rep.BotProcs = u.Start, u.Procs
 	}
 
 	r.autoplay = hasOption(r.fake.Commands(r.fake.GuildID()), o.game, "autoplay")

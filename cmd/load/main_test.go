@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -52,7 +53,8 @@ func runLoad(t *testing.T, o options) (*Report, string) {
 
 func tinyLoad(t *testing.T, together bool) {
 	rep, printed := runLoad(t, options{game: "duel", channels: 2, duration: time.Second, stored: 200,
-		ceiling: 200 * time.Millisecond, parallel: 2, overlap: 2, together: together, globalLimit: fakediscord.DiscordGlobalLimit})
+		ceiling: 200 * time.Millisecond, parallel: 2, overlap: 2, together: together, globalLimit: fakediscord.DiscordGlobalLimit,
+		botProcs: map[bool]int{false: 3}[together]})
 	t.Log("\n" + printed)
 
 	checks := []struct {
@@ -82,6 +84,7 @@ func tinyLoad(t *testing.T, together bool) {
 		{"CPU was read", rep.CPUPerMove > 0 && rep.CPUShare > 0 && rep.CPUShare <= 1.05},
 		{"the harness's CPU apart only with a bot process", (rep.HarnessCPUPerMove > 0) == !together && rep.Together == together},
 		{"context switches were read", rep.Switches > 0 && (rep.HarnessSwitches > 0) == !together},
+		{"the bot process's GOMAXPROCS as asked", rep.BotProcs == map[bool]int{false: 3, true: runtime.GOMAXPROCS(0)}[together]},
 		{"memory was read", rep.RSSReady > 0 && rep.HWMReady >= rep.RSSReady && rep.HWMEnd > 0 && rep.FileEnd < rep.RSSEnd && rep.LiveEnd > 0},
 	}
 	if rep.Violations > 0 {

@@ -13,8 +13,9 @@ import (
 // Report is what one load run measured. Durations are in nanoseconds when
 // printed as JSON.
 type Report struct {
-	Machine  string `json:"machine"` // CPUs and model
-	GC       string `json:"gc"`      // the collector's setting, as the bot binary applies it
+	Machine  string `json:"machine"`   // CPUs and model
+	BotProcs int    `json:"bot_procs"` // the bot process's GOMAXPROCS (-bot-procs)
+	GC       string `json:"gc"`        // the collector's setting, as the bot binary applies it
 	Game     string `json:"game"`
 	Channels int    `json:"channels"`
 	Think    time.Duration
@@ -146,6 +147,7 @@ func (r *Report) Print(w io.Writer) {
 	}
 	p("cardbot load — game %s, %d channels, think time %s", r.Game, r.Channels, think)
 	p("machine:        %s", r.Machine)
+	p("bot's process:  GOMAXPROCS=%d (-bot-procs to change it)", r.BotProcs)
 	if r.Latency > 0 || r.Jitter > 0 {
 		jitter := ""
 		if r.Jitter > 0 {
