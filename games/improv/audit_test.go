@@ -469,9 +469,11 @@ func TestGMOnlyMoves(t *testing.T) {
 	wantRefused(t, st, 0, "addtal", "Kung fu 3", "Adjust talents")
 }
 
-// An unopposed GM stake in an extended conflict plays no card, keeps no
-// pile, skips the round narrations, and succeeds at the end.
-func TestUnopposedGMStakeInAnExtendedConflict(t *testing.T) {
+// risoAndGoons opens an extended conflict of two rounds in which the GM
+// stakes Riso and the Goons and both players oppose Riso alone, up to the
+// cards.
+func risoAndGoons(t *testing.T) *State {
+	t.Helper()
 	st := newGame(t, 3, nil)
 	act(t, st, 0, "open")
 	act(t, st, 0, "who", "1", "2")
@@ -484,6 +486,13 @@ func TestUnopposedGMStakeInAnExtendedConflict(t *testing.T) {
 		act(t, st, seat, "vs", "0")
 	}
 	act(t, st, 0, "cards")
+	return st
+}
+
+// An unopposed GM stake in an extended conflict plays no card, keeps no
+// pile, skips the round narrations, and succeeds at the end.
+func TestUnopposedGMStakeInAnExtendedConflict(t *testing.T) {
+	st := risoAndGoons(t)
 	out := playRound(t, st, map[int][]string{0: {"9C"}, 1: {"2H"}, 2: {"KD"}}, nil)
 	if st.C.Sides[1].Card != nil || len(st.C.Sides[1].Pile) != 0 {
 		t.Errorf("the unopposed Goons played %v", st.C.Sides[1])

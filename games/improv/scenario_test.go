@@ -64,18 +64,7 @@ func TestRoundNarrationAfterEliminationNamesEachSideOnce(t *testing.T) {
 // card and narrates only at the end; the NPC beside it that played the
 // lowest card narrates the round once, not twice.
 func TestRoundNarrationNamesEachNPCOnce(t *testing.T) {
-	st := newGame(t, 3, nil)
-	act(t, st, 0, "open")
-	act(t, st, 0, "who", "1", "2")
-	act(t, st, 0, "rounds", "2")
-	actText(t, st, 0, "gmstake", "Riso: get away")
-	actText(t, st, 0, "gmstake", "Goons: wreck the bar")
-	act(t, st, 0, "declare")
-	for seat := 1; seat <= 2; seat++ {
-		actText(t, st, seat, "stake", "capture Riso")
-		act(t, st, seat, "vs", "0")
-	}
-	act(t, st, 0, "cards")
+	st := risoAndGoons(t)
 	out := playRound(t, st, map[int][]string{0: {"2C"}, 1: {"9H"}, 2: {"KD"}}, nil)
 	if len(st.C.Order) == 0 || st.C.Order[0].Seat != 0 || !slices.Equal(st.C.Order[0].Sides, []int{0}) {
 		t.Errorf("the GM's turn %+v, want Riso alone", st.C.Order)
