@@ -319,7 +319,7 @@ func playLabel(hand []Card, m Move) (label, desc string) {
 		// a Stop as the last card): the table says so when it ends.
 		return cs[0].String() + " · ends the trick at once", desc
 	case Redraw:
-		return cs[0].String() + " · 3 more cards for the trick's winner", desc
+		return cs[0].String() + " · the trick's highest play draws 3 more cards", desc
 	}
 	return marked(cs) + " · " + m.Combo.String(), desc + xNote(cs, m.Combo)
 }
