@@ -753,7 +753,11 @@ func (s *State) cancel(seat int, _ games.Action) ([]games.Event, error) {
 	}
 	s.returnCards(-1)
 	for _, b := range s.C.Bonuses {
-		if b.Talent == "" {
+		switch {
+		case b.Talent != "":
+		case s.Gone[b.From]: // a leaver's tokens went to the pool
+			s.Pool++
+		default:
 			s.Tokens[b.From]++
 		}
 	}

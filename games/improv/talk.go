@@ -73,17 +73,15 @@ func (s *State) React(seat int, ref, emoji string, add bool) ([]games.Event, err
 		if !ok || a.Ref != ref {
 			return nil, nil // nothing of this player's stands on that line
 		}
-		delete(s.Awards, seat)
-		back := 0
-		if s.Tokens[a.To] > 0 {
-			s.Tokens[a.To]--
-			s.Pool++
-			back = 1
-		}
-		if back == 0 {
-			return []games.Event{games.Say("%s takes back the 🎭 award, but %s has no story-token left to return.",
+		if s.Tokens[a.To] == 0 {
+			// Nothing to return (spent, or its owner left): the award
+			// stands and stays this round's one.
+			return []games.Event{games.Say("%s's 🎭 award stands: %s has no story-token left to return.",
 				s.heroName(seat), s.heroName(a.To))}, nil
 		}
+		delete(s.Awards, seat)
+		s.Tokens[a.To]--
+		s.Pool++
 		return []games.Event{games.Say("%s takes back the 🎭 award; %s's story-token goes back to the pool.",
 			s.heroName(seat), s.heroName(a.To))}, nil
 	}
