@@ -141,9 +141,12 @@ func TestGMStakeEliminatedByTheHandOfFate(t *testing.T) {
 	if p := st.C.Sides[1].Pile; !slices.Equal(p, []games.Card{card(t, "X1")}) {
 		t.Errorf("Bob won the Hand of Fate and keeps his Joker: pile %v", p)
 	}
-	narrateAll(t, st)
+	gifts := narrateAll(t, st)
 	if st.Phase != PhaseGifts {
 		t.Fatalf("phase %s: with the only opponent out no third round is played", st.Phase)
+	}
+	if !strings.Contains(gifts, "no one is left to fight after round 2 of 3") || strings.Contains(gifts, "the last round is over") {
+		t.Errorf("the story says the third round was played: %q", gifts)
 	}
 	if rs := st.recipients(1); !slices.Equal(rs, []int{2}) {
 		t.Errorf("Bob may give to %v, want Susan only (the Foe is out)", rs)

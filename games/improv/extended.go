@@ -124,7 +124,7 @@ func (s *State) joinStory(text string, ev []games.Event) []games.Event {
 func (s *State) afterRound() []games.Event {
 	c := s.C
 	if c.Round >= c.Rounds {
-		return s.beginGifts()
+		return s.beginGifts(0)
 	}
 	s.narrationOrder()
 	// Unopposed GM stakes, and sides out of the fight since an earlier
@@ -172,8 +172,12 @@ func (s *State) nextRound() []games.Event {
 		fighting = fighting || s.contested(i)
 	}
 	if !fighting || c.Round > c.Rounds {
+		early := 0
+		if c.Round <= c.Rounds {
+			early = c.Round - 1
+		}
 		c.Round = c.Rounds
-		return s.beginGifts()
+		return s.beginGifts(early)
 	}
 	s.Phase = PhaseCards
 	ev := []games.Event{story(fmt.Sprintf("⚔️ **Conflict %d, round %d of %d.** Play your cards face down (on your victory pile).",
@@ -439,14 +443,19 @@ func (s *State) undoGift(seat int) ([]games.Event, error) {
 }
 
 // beginGifts ends the last round: the victory piles are shown and each
-// side may give a card before the final narration.
-func (s *State) beginGifts() []games.Event {
+// side may give a card before the final narration. early is the round
+// after which no one was left to fight (0: all rounds were played).
+func (s *State) beginGifts(early int) []games.Event {
 	c := s.C
 	s.Phase = PhaseGifts
 	c.Ready, c.Aim, c.From = nil, nil, nil
 	s.openWindow()
 	var b strings.Builder
-	fmt.Fprintf(&b, "🏁 **Conflict %d: the last round is over.** Victory piles:\n", c.No)
+	if early > 0 {
+		fmt.Fprintf(&b, "🏁 **Conflict %d: no one is left to fight after round %d of %d.** Victory piles:\n", c.No, early, c.Rounds)
+	} else {
+		fmt.Fprintf(&b, "🏁 **Conflict %d: the last round is over.** Victory piles:\n", c.No)
+	}
 	b.WriteString(s.pilesText())
 	if len(s.giftSeats()) == 0 {
 		return s.joinStory(b.String(), s.finalVictory())
