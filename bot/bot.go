@@ -36,6 +36,7 @@ type Bot struct {
 	mu        sync.Mutex
 	appID     string
 	botID     string
+	ready     bool // a READY came: a later one is a new session
 	bg        sync.WaitGroup
 	killed    atomic.Bool // a test's simulated kill (Config.Crash)
 	answered  tokens      // interaction tokens whose answers Discord took
@@ -46,6 +47,7 @@ type Bot struct {
 	limited   tokens      // tokens whose webhook bucket is empty, with when it refills (hooks.go)
 	bars      tokens      // channels where posting answered 403, from when (publish.go)
 	unmanaged tokens      // channels where removing a reaction answered 403, from when (reactions.go)
+	refused   sync.Map    // refused reactions still to take off: "game key user" → mark (reactions.go)
 	outputs   slots       // output jobs computing at once: one per CPU
 	jobs      sync.Map    // channel id → *slot of its output job under way
 	threads   sync.Map    // channel id → *store.Thread (nil: not a game's thread)
@@ -245,7 +247,8 @@ func (b *Bot) Settle() { b.lanes.settle() }
 
 func (b *Bot) onReady(_ *discordgo.Session, r *discordgo.Ready) {
 	b.mu.Lock()
-	defer b.mu.Unlock()
+	again := b.ready
+	b.ready = true
 	if r.User != nil {
 		b.botID = r.User.ID
 	}
@@ -253,6 +256,15 @@ func (b *Bot) onReady(_ *discordgo.Session, r *discordgo.Ready) {
 		b.appID = r.Application.ID
 	} else if r.User != nil {
 		b.appID = r.User.ID
+	}
+	b.mu.Unlock()
+	if again {
+		// A session identified afresh: the reactions dispatched since the
+		// last one ended are lost, so recount as at start-up, ahead of the
+		// events that follow this READY.
+		if err := b.resyncReactions(); err != nil {
+			b.log.Warn("recount reactions after a new session", "err", err)
+		}
 	}
 }
 

@@ -40,6 +40,8 @@ func (b *Bot) react(rec *store.Game, ref, emoji, user string, add bool) error {
 	if slices.Contains(rec.Reacts[key], user) == add {
 		return nil // already as the reaction says
 	}
+	pending := rec.ID + " " + key + " " + user
+	b.refused.Delete(pending) // this change is newer than a refused one still to take off
 	if add {
 		rec.Reacts = with(rec.Reacts, key, user)
 	} else {
@@ -64,7 +66,15 @@ func (b *Bot) react(rec *store.Game, ref, emoji, user string, add bool) error {
 			return err
 		}
 		if add {
-			b.output(rec.Channel, "unreact", func() { b.unreact(rec, ref, emoji, user) })
+			mark := new(byte)
+			b.refused.Store(pending, mark)
+			b.output(rec.Channel, "unreact", func() {
+				// Not if the user took it back, or gave it again since
+				// (and it may count now): that reaction is not this one.
+				if b.refused.CompareAndDelete(pending, mark) {
+					b.unreact(rec, ref, emoji, user)
+				}
+			})
 		}
 		return nil
 	case err != nil:
@@ -129,18 +139,35 @@ func watchList(posts *store.Posts, only string) []watched {
 // an award spends.
 func (b *Bot) recount(rec *store.Game, posts *store.Posts, list []watched) {
 	now := map[string][]string{}
+	var gone []string
 	for _, w := range list {
 		users, err := b.reactors(postsIn(rec, posts), w.id, w.emoji)
 		if err != nil {
-			if !isUnknownMessage(err) { // a deleted message's reactions stand
-				b.log.Warn("list reactions", "game", rec.ID, "err", err)
+			if isUnknownMessage(err) {
+				// A deleted message's reactions stand; it is not asked
+				// about again.
+				gone = append(gone, w.ref)
+				continue
 			}
+			b.log.Warn("list reactions", "game", rec.ID, "err", err)
 			if forbidden(err) {
 				break // no Read Message History here: every other line would answer 403 too
 			}
 			continue
 		}
 		now[reactKey(w.ref, w.emoji)] = users
+	}
+	if len(gone) > 0 {
+		b.output(rec.Channel, "forget deleted lines", func() { // posts are the output lane's
+			err := b.db.SetPosts(rec.ID, rec.Channel, func(ps *store.Posts) {
+				for _, ref := range gone {
+					delete(ps.Emoji, ref)
+				}
+			})
+			if err != nil {
+				b.log.Warn("forget deleted lines", "game", rec.ID, "err", err)
+			}
+		})
 	}
 	for _, w := range list {
 		key := reactKey(w.ref, w.emoji)
