@@ -180,9 +180,10 @@ func (b *Bot) isGMGame(rec *store.Game) bool {
 }
 
 // cmdRemove lets the host (or GM, or a moderator) take an absent player out
-// so the game never waits on them: in a game that lets people leave they
-// leave; otherwise the bot plays their seat — with the game's computer
-// player, or its first legal move — until they act again.
+// so the game never waits on them: from a lobby they lose their seat; in
+// a game that lets people leave they leave; otherwise the bot plays their
+// seat — with the game's computer player, or its first legal move — until
+// they act again.
 func (b *Bot) cmdRemove(i *discordgo.Interaction, opts []*discordgo.ApplicationCommandInteractionDataOption) (reply, after) {
 	rec, no := b.channelGame(i)
 	if no != nil {
@@ -191,9 +192,6 @@ func (b *Bot) cmdRemove(i *discordgo.Interaction, opts []*discordgo.ApplicationC
 	if no := b.mayEnd(i, rec); no != nil {
 		return tell("Only the %s or someone with Manage Channel can take a player out of this game.", b.runner(rec)), nil
 	}
-	if rec.Status != store.Playing {
-		return tell("The game hasn't started; players leave a lobby with its Leave button."), nil
-	}
 	var target string
 	for _, o := range opts {
 		if o.Name == "player" {
@@ -201,6 +199,9 @@ func (b *Bot) cmdRemove(i *discordgo.Interaction, opts []*discordgo.ApplicationC
 		}
 	}
 	seat := rec.SeatOf(target)
+	if rec.Status == store.Lobby && seat >= 0 {
+		return b.removeFromLobby(rec, seat)
+	}
 	switch {
 	case seat < 0:
 		return tell("That member isn't playing in this game."), nil

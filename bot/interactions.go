@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -183,7 +184,52 @@ func who(i *discordgo.Interaction) (id, name string) {
 	if name == "" {
 		name = u.Username
 	}
-	return u.ID, name
+	return u.ID, escapeName(name)
+}
+
+// escapeName makes a display name plain text wherever the bot's text is
+// markdown: a name is the user's own text, and "**", "||", a leading "#"
+// or "<@id>" in it would format (or pass for a mention in) the table and
+// story. Characters that format only in some places are left alone there
+// ("a_b" stays, "_a_" does not), so ordinary names stay as they are.
+func escapeName(name string) string {
+	var b strings.Builder
+	r := []rune(name)
+	word := func(k int) bool {
+		return k >= 0 && k < len(r) && (unicode.IsLetter(r[k]) || unicode.IsDigit(r[k]))
+	}
+	for k, c := range r {
+		switch {
+		case strings.ContainsRune("\\*`|~<[]", c),
+			c == '_' && !(word(k-1) && word(k+1)),
+			k == 0 && strings.ContainsRune("#>-", c):
+			b.WriteByte('\\')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// plainText is text for where Discord shows it as is (footers, labels,
+// thread names): escapes undone and the paired markers of bold,
+// underline, strike-through and spoilers dropped.
+func plainText(s string) string {
+	if !strings.ContainsAny(s, "\\*_~|") {
+		return s
+	}
+	var b strings.Builder
+	r := []rune(s)
+	for k := 0; k < len(r); k++ {
+		switch {
+		case r[k] == '\\' && k+1 < len(r):
+			k++
+		case k+1 < len(r) && r[k+1] == r[k] && strings.ContainsRune("*_~|", r[k]):
+			k++
+			continue
+		}
+		b.WriteRune(r[k])
+	}
+	return b.String()
 }
 
 func canManage(i *discordgo.Interaction) bool {

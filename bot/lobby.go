@@ -120,7 +120,11 @@ func (b *Bot) onLobby(i *discordgo.Interaction, id customID) (reply, after) {
 			return tell("Only the host, %s, can start the game.", rec.Seats[0].Name), nil
 		}
 		if len(rec.Seats) < rules.MinPlayers {
-			return tell("%s needs at least %d players; %d joined so far.", rules.Name, rules.MinPlayers, len(rec.Seats)), nil
+			need, have, besides := rules.MinPlayers, len(rec.Seats), ""
+			if rules.GM { // the GM alone would read "needs 2, 1 joined"
+				need, have, besides = need-1, have-1, " besides the GM"
+			}
+			return tell("%s needs at least %d %s%s; %d joined so far.", rules.Name, need, map[bool]string{true: "player", false: "players"}[need == 1], besides, have), nil
 		}
 		rec.Threaded = b.wantsThread(i)
 		return b.start(rec, rules)
@@ -176,6 +180,24 @@ func (b *Bot) onLobby(i *discordgo.Interaction, id customID) (reply, after) {
 	return update(b.lobbyMsg(rec, rules)), b.publisher(rec, out, rec.Version)
 }
 
+// removeFromLobby takes a player out of a lobby for its host or a
+// moderator: else a stranger in the last seat would hold it until they
+// chose to leave. The host's seat goes only with the lobby (Cancel).
+func (b *Bot) removeFromLobby(rec *store.Game, seat int) (reply, after) {
+	rules, _ := b.rules(rec.Kind)
+	if seat == 0 {
+		return tell("%s opened this lobby; close it with its Cancel button instead.", rec.Seats[0].Name), nil
+	}
+	name := rec.Seats[seat].Name
+	rec.Seats = append(rec.Seats[:seat], rec.Seats[seat+1:]...)
+	rec.Version++
+	out := &store.Output{Game: rec.ID, Channel: rec.Channel, Version: rec.Version}
+	if err := b.db.Commit(rec, nil, out, nil); err != nil {
+		return b.oops(err), nil
+	}
+	return tell("%s is out of the lobby of %s.", name, rules.Name), b.publisher(rec, out, 0)
+}
+
 // joinRunning seats someone in a game that lets people join while it runs.
 func (b *Bot) joinRunning(i *discordgo.Interaction, rec *store.Game, user, name string) (reply, after) {
 	rules, _ := b.rules(rec.Kind)
@@ -208,7 +230,11 @@ func (b *Bot) leaveRunning(i *discordgo.Interaction, rec *store.Game, seat int) 
 		return tell("You can't leave a game in progress. The host can end it with /game end."), nil
 	}
 	if seat == 0 {
-		return tell("You're the host. End the game with /game end instead."), nil
+		role := "host"
+		if b.isGMGame(rec) {
+			role = "GM"
+		}
+		return tell("You're the %s. End the game with /game end instead.", role), nil
 	}
 	// Marked in the same commit as the leave (rec is this call's copy): a
 	// kill between two writes would keep the seat taken with its player gone.
@@ -275,6 +301,9 @@ func (b *Bot) rematch(i *discordgo.Interaction, gameID string) (reply, after) {
 	}
 	if _, ok := b.rules(old.Kind); !ok {
 		return tell("I don't host that game any more."), nil
+	}
+	if no := cannotPost(i); no != nil { // as /game new: no lobby that could never show
+		return *no, nil
 	}
 	rec := &store.Game{
 		ID: newGameID(), Kind: old.Kind, Guild: old.Guild, Channel: b.homeOf(i), Host: old.Host,

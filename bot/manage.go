@@ -175,7 +175,7 @@ func (b *Bot) cmdSay(i *discordgo.Interaction, opts []*discordgo.ApplicationComm
 		return tell("This game has no role play; /say is for games like Play the Hand You're Dealt."), nil
 	}
 	if character != "" {
-		rec.Seats[seat].Character = character
+		rec.Seats[seat].Character = escapeName(character) // shown in bold, as a name is
 	}
 	s := rec.Seats[seat]
 	if cg, ok := g.(games.Characters); ok && s.Character == "" {

@@ -193,9 +193,9 @@ func (b *Bot) onAsk(i *discordgo.Interaction, id customID) reply {
 	text := customID{kind: "text", game: id.game, version: id.version, action: id.action}
 	return reply{modal: &discordgo.InteractionResponseData{
 		CustomID: text.String(),
-		Title:    clip(ask.Title, 45),
+		Title:    clip(plainText(ask.Title), 45),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.TextInput{CustomID: "text", Label: clip(ask.Label, 45), Style: style, Placeholder: clip(ask.Placeholder, 100),
+			discordgo.TextInput{CustomID: "text", Label: clip(plainText(ask.Label), 45), Style: style, Placeholder: clip(plainText(ask.Placeholder), 100),
 				Required: true, MaxLength: maxLen},
 		}}},
 	}}

@@ -115,7 +115,7 @@ func embed(v games.View, footer string) *discordgo.MessageEmbed {
 		e.Fields = append(e.Fields, &discordgo.MessageEmbedField{Name: name, Value: value, Inline: f.Inline})
 	}
 	if footer = strings.TrimSpace(strings.Join([]string{v.Footer, footer}, " · ")); strings.Trim(footer, " ·") != "" {
-		e.Footer = &discordgo.MessageEmbedFooter{Text: clip(strings.Trim(footer, " ·"), maxFooter)}
+		e.Footer = &discordgo.MessageEmbedFooter{Text: clip(plainText(strings.Trim(footer, " ·")), maxFooter)}
 	}
 	return e
 }
@@ -177,15 +177,15 @@ func layout(kind, game string, version int, v games.View, extra ...discordgo.But
 		menu := discordgo.SelectMenu{
 			MenuType:    discordgo.StringSelectMenu,
 			CustomID:    cid,
-			Placeholder: clip(ch.Placeholder, maxPlaceholder),
+			Placeholder: clip(plainText(ch.Placeholder), maxPlaceholder),
 			MinValues:   &minV,
 			MaxValues:   maxV,
 		}
 		for _, o := range ch.Options {
 			menu.Options = append(menu.Options, discordgo.SelectMenuOption{
-				Label:       clip(o.Label, maxOptionText),
+				Label:       clip(plainText(o.Label), maxOptionText),
 				Value:       o.Value,
-				Description: clip(o.Description, maxOptionText),
+				Description: clip(plainText(o.Description), maxOptionText),
 				Default:     o.Default,
 			})
 		}
@@ -202,7 +202,7 @@ func layout(kind, game string, version int, v games.View, extra ...discordgo.But
 			return nil, err
 		}
 		buttons = append(buttons, discordgo.Button{
-			Label: clip(b.Label, maxLabel), Style: buttonStyles[b.Style], CustomID: cid, Disabled: b.Disabled,
+			Label: clip(plainText(b.Label), maxLabel), Style: buttonStyles[b.Style], CustomID: cid, Disabled: b.Disabled,
 		})
 	}
 	for _, b := range extra {

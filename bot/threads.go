@@ -168,7 +168,7 @@ func threadName(b *Bot, rec *store.Game) string {
 	r, _ := b.rules(rec.Kind)
 	var names []string
 	for _, s := range rec.Seats {
-		names = append(names, s.Name)
+		names = append(names, plainText(s.Name)) // a thread's name is shown as is
 	}
 	return clip(r.Name+" · "+strings.Join(names, ", "), 100)
 }

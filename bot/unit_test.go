@@ -834,3 +834,22 @@ func TestEnvExampleNamesEveryVariable(t *testing.T) {
 		return "100", true // as if set: TuneGC then changes nothing in this process
 	})
 }
+
+// A name escaped for markdown reads as its owner wrote it where Discord
+// shows text as is, and the bot's own bold and spoilers are dropped there.
+func TestPlainTextUndoesEscapesAndMarkers(t *testing.T) {
+	for _, name := range []string{"**Ann", "<@123>", "# Dee `x` ||y|| ~~z~~ _w_ [l](u)", `back\slash`, "cool_guy", "Ann*", "-dash"} {
+		if got := plainText(escapeName(name)); got != name {
+			t.Errorf("plainText(escapeName(%q)) = %q", name, got)
+		}
+	}
+	for in, want := range map[string]string{
+		"🃏 **" + escapeName("**Ann") + "** draws": "🃏 **Ann draws",
+		"||hidden|| and __under__ ~~gone~~":       "hidden and under gone",
+		"7♥ · Draw Two":                           "7♥ · Draw Two",
+	} {
+		if got := plainText(in); got != want {
+			t.Errorf("plainText(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -195,9 +195,12 @@ function blocks(text, embed) {
 }
 
 function inline(text, embed) {
+  // A backslash shows the punctuation after it as is (the bot escapes names).
+  const lit = [];
+  text = text.replace(/\\([^A-Za-z0-9\s])/g, (_, c) => `\u0001${lit.push(c) - 1}\u0001`);
   return text.split(/(`[^`\n]+`)/g).map((p) =>
     p.length > 2 && p.startsWith("`") && p.endsWith("`") ? "<code>" + esc(p.slice(1, -1)) + "</code>" : styled(esc(p), embed)
-  ).join("");
+  ).join("").replace(/\u0001(\d+)\u0001/g, (_, i) => esc(lit[Number(i)]));
 }
 
 function styled(s, embed) {
