@@ -58,6 +58,21 @@ func outdated(i *discordgo.Interaction, rec *store.Game, seat, version int) bool
 	return version != rec.Version
 }
 
+// stillAsked says whether a text box opened on a hand that only others'
+// moves have changed since still counts: its writer has not moved since,
+// and their hand still asks for the same words.
+func stillAsked(rec *store.Game, g games.Game, seat int, id customID) bool {
+	if id.kind != "text" || id.version > rec.Version || id.version < rec.Seats[seat].Moved {
+		return false
+	}
+	for _, btn := range g.Hand(seat).Buttons {
+		if btn.Ask != nil && !btn.Disabled && btn.Action.Key() == id.action.Key() {
+			return true
+		}
+	}
+	return false
+}
+
 // stale answers a click made on an out-of-date view with the current one.
 func (b *Bot) stale(i *discordgo.Interaction, rec *store.Game, g games.Game, seat int) reply {
 	if !fromEphemeral(i) {
@@ -81,7 +96,7 @@ func (b *Bot) onMove(i *discordgo.Interaction, id customID, text string) (reply,
 	if err != nil {
 		return b.oops(err), nil
 	}
-	if outdated(i, rec, seat, id.version) {
+	if outdated(i, rec, seat, id.version) && !stillAsked(rec, g, seat, id) {
 		return b.stale(i, rec, g, seat), nil
 	}
 	a := id.action
@@ -261,6 +276,11 @@ func (b *Bot) commit(rec *store.Game, g games.Game, in []games.Input, events []g
 	appendLog(rec, events)
 	forgetReacts(rec, g)
 	out := &store.Output{Game: rec.ID, Channel: rec.Channel, Version: rec.Version}
+	for _, x := range in {
+		if (x.Kind == games.InMove || x.Kind == games.InTimer) && x.Seat >= 0 && x.Seat < len(rec.Seats) {
+			rec.Seats[x.Seat].Moved = rec.Version
+		}
+	}
 	after := handViews(len(rec.Seats), g)
 	for s := range rec.Seats {
 		if before == nil || s >= len(before) || s == actor || !reflect.DeepEqual(before[s], after[s]) {

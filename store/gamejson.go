@@ -192,6 +192,10 @@ func (e *recEncoder) seat(s *Seat) {
 		e.lit(`,"view_version":`)
 		e.num(int64(s.ViewVersion))
 	}
+	if s.Moved != 0 {
+		e.lit(`,"moved":`)
+		e.num(int64(s.Moved))
+	}
 	if s.WaitingSince != 0 {
 		e.lit(`,"waiting_since":`)
 		e.num(int64(s.WaitingSince))

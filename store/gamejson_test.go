@@ -119,7 +119,7 @@ func TestGameJSONKnowsEveryField(t *testing.T) {
 		reflect.TypeFor[Seat](): `User string json:"user"; Name string json:"name"; Character string json:"character,omitempty"; ` +
 			`Left bool json:"left,omitempty"; Computer string json:"computer,omitempty"; Away bool json:"away,omitempty"; ` +
 			`HandToken string json:"hand_token,omitempty"; HandAt time.Time json:"hand_at,omitempty"; ` +
-			`ViewVersion int json:"view_version,omitempty"; WaitingSince int json:"waiting_since,omitempty"; `,
+			`ViewVersion int json:"view_version,omitempty"; Moved int json:"moved,omitempty"; WaitingSince int json:"waiting_since,omitempty"; `,
 		reflect.TypeFor[Entry](): `At time.Time json:"at"; Input games.Input json:"in"; `,
 		reflect.TypeFor[games.Input](): `Kind string json:"k,omitempty"; Seat int json:"s"; Action games.Action json:"a,omitempty"; ` +
 			`Name string json:"n,omitempty"; Ref string json:"r,omitempty"; Emoji string json:"e,omitempty"; Add bool json:"add,omitempty"; `,

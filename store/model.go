@@ -74,6 +74,10 @@ type Seat struct {
 	// click from their hand is out of date only if made on an older view,
 	// so one player's private choices never invalidate another's buttons.
 	ViewVersion int `json:"view_version,omitempty"`
+	// The move counter of this player's own latest move: a text box
+	// opened before it is out of date, one opened before others' moves
+	// only is not (typing takes a while).
+	Moved int `json:"moved,omitempty"`
 	// The move counter at which the game began waiting for this player: a
 	// ping owed by an older move is for a turn they have already played.
 	WaitingSince int `json:"waiting_since,omitempty"`

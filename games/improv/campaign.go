@@ -195,7 +195,9 @@ func (s *State) nameHero(seat int, a games.Action) ([]games.Event, error) {
 		return nil, games.Refuse("Keep the name to letters, digits and plain punctuation (no : * _ ` ~ |), e.g. \"Kit Walker\".")
 	}
 	for other := 1; other < len(s.Players); other++ {
-		if other != seat && strings.EqualFold(s.heroName(other), name) {
+		// Only those still at the table hold a name: one who left may
+		// come back and take theirs again.
+		if other != seat && s.seated(other) && strings.EqualFold(s.heroName(other), name) {
 			return nil, games.Refuse("%s is already a protagonist at this table; choose another name.", name)
 		}
 	}

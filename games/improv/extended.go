@@ -148,12 +148,8 @@ func (s *State) afterRound() []games.Event {
 	if c.Turn >= len(c.Order) {
 		return s.nextRound()
 	}
-	names := make([]string, len(c.Order))
-	for i, t := range c.Order {
-		names[i] = s.turnName(t)
-	}
 	return []games.Event{story(fmt.Sprintf("**Round %d narration, lowest first:** %s.\n%s",
-		c.Round, strings.Join(names, " → "), s.promptText()))}
+		c.Round, s.orderText(), s.promptText()))}
 }
 
 // nextRound clears the table for the next round's cards.
@@ -608,11 +604,7 @@ func (s *State) finalVictory() []games.Event {
 		}
 	}
 	s.Last = fmt.Sprintf("Conflict %d, final: %s.", c.No, strings.Join(parts, "; "))
-	names := make([]string, len(c.Order))
-	for i, t := range c.Order {
-		names[i] = s.turnName(t)
-	}
-	fmt.Fprintf(&b, "**Final narration, losers first:** %s.", strings.Join(names, " → "))
+	fmt.Fprintf(&b, "**Final narration, losers first:** %s.", s.orderText())
 	if c.Turn >= len(c.Order) {
 		return []games.Event{story(b.String()), s.closeConflict()}
 	}

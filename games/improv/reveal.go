@@ -180,11 +180,7 @@ func (s *State) reveal() []games.Event {
 	for c.Turn < len(c.Order) && s.Gone[c.Order[c.Turn].Seat] {
 		c.Turn++
 	}
-	names := make([]string, len(c.Order))
-	for i, t := range c.Order {
-		names[i] = s.turnName(t)
-	}
-	fmt.Fprintf(&b, "**Narration, losers first:** %s.", strings.Join(names, " → "))
+	fmt.Fprintf(&b, "**Narration, losers first:** %s.", s.orderText())
 	s.Last = s.resultLine()
 	if c.Turn >= len(c.Order) {
 		return []games.Event{story(b.String()), s.closeConflict()}
@@ -425,6 +421,21 @@ func (s *State) setOrder(sides []int) {
 		}
 		s.C.Order = append(s.C.Order, Turn{Seat: seat, Sides: []int{i}})
 	}
+}
+
+// orderText announces the narration turns in order, without those of
+// players who left the table: their turns are skipped.
+func (s *State) orderText() string {
+	var names []string
+	for _, t := range s.C.Order {
+		if !s.Gone[t.Seat] {
+			names = append(names, s.turnName(t))
+		}
+	}
+	if len(names) == 0 {
+		return "nobody"
+	}
+	return strings.Join(names, " → ")
 }
 
 // turnName names a narration turn: "the GM (for Riso)" or "Kit (Bob)".
