@@ -245,12 +245,7 @@ func TestImprovAuditDoubleClicksAndStaleHands(t *testing.T) {
 	bea, cy := players[0], players[1]
 	everyone := []*fakediscord.User{gm, bea, cy}
 	setup := func() {
-		h.press(gm, "Open a conflict", "")
-		h.choose(gm, "who", "(Bea)", "(Cy)")
-		h.press(gm, "Add a GM stake", "Riso: get away with the money")
-		h.press(gm, "Stakes declared", "")
-		improvStakes(h, players, "stops Riso", "Riso")
-		h.press(gm, "Start the card play", "")
+		risoToCards(h, gm, players, "(Bea)", "(Cy)")
 	}
 	setup()
 	oldCards := h.handOf(bea) // Bea's card menu in conflict 1
@@ -622,12 +617,7 @@ func TestImprovAuditLatecomerMidConflict(t *testing.T) {
 	gm, players := improvCampaign(h, "Bea")
 	bea := players[0]
 	everyone := []*fakediscord.User{gm, bea}
-	h.press(gm, "Open a conflict", "")
-	h.choose(gm, "who", "(Bea)")
-	h.press(gm, "Add a GM stake", "Riso: get away with the money")
-	h.press(gm, "Stakes declared", "")
-	improvStakes(h, players, "stops Riso", "Riso")
-	h.press(gm, "Start the card play", "")
+	risoToCards(h, gm, players, "(Bea)")
 	h.choose(bea, "play")
 	for _, u := range everyone {
 		h.handOf(u)
@@ -707,12 +697,7 @@ func TestImprovAuditPlayerLeavesMidConflict(t *testing.T) {
 	if improvState(t, h).Tokens[2] != 1 {
 		t.Fatal("Cy's award did not count")
 	}
-	h.press(gm, "Open a conflict", "")
-	h.choose(gm, "who", "(Bea)", "(Cy)", "(Dee)")
-	h.press(gm, "Add a GM stake", "Riso: get away with the money")
-	h.press(gm, "Stakes declared", "")
-	improvStakes(h, players, "stops Riso", "Riso")
-	h.press(gm, "Start the card play", "")
+	risoToCards(h, gm, players, "(Bea)", "(Cy)", "(Dee)")
 	h.choose(bea, "play")
 	for _, u := range everyone {
 		h.handOf(u)
@@ -836,12 +821,7 @@ func TestImprovAuditCampaignEnds(t *testing.T) {
 		h := newHarness(t)
 		gm, players := improvCampaign(h, "Bea")
 		bea := players[0]
-		h.press(gm, "Open a conflict", "")
-		h.choose(gm, "who", "(Bea)")
-		h.press(gm, "Add a GM stake", "Riso: get away with the money")
-		h.press(gm, "Stakes declared", "")
-		improvStakes(h, players, "stops Riso", "Riso")
-		h.press(gm, "Start the card play", "")
+		risoToCards(h, gm, players, "(Bea)")
 		hand := h.handOf(bea)
 		refused(t, h, "Bea's /game end", "Only the GM, Ann", func() *fakediscord.Reply { return h.endGame(bea, h.ch) })
 		mod := h.fake.AddAdmin("Mod")
@@ -1262,4 +1242,16 @@ func TestImprovAuditRejoinerTakesTheirNameBack(t *testing.T) {
 		t.Fatalf("Cy's new protagonist is %q", st.Character(3))
 	}
 	refused(t, h, "a name still at the table", "already a protagonist", func() *fakediscord.Reply { return submitIn(h, cy, "Rename your protagonist", "Kit") })
+}
+
+// risoToCards opens a simple conflict of the given players against Riso's
+// GM stake, each opposing him, up to the card play.
+func risoToCards(h *harness, gm *fakediscord.User, players []*fakediscord.User, who ...string) {
+	h.t.Helper()
+	h.press(gm, "Open a conflict", "")
+	h.choose(gm, "who", who...)
+	h.press(gm, "Add a GM stake", "Riso: get away with the money")
+	h.press(gm, "Stakes declared", "")
+	improvStakes(h, players, "stops Riso", "Riso")
+	h.press(gm, "Start the card play", "")
 }
