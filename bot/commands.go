@@ -56,7 +56,7 @@ func commands(catalog []games.Rules) []*discordgo.ApplicationCommand {
 				sub("table", "Post the table again at the bottom of the channel"),
 				sub("end", "End this channel's game (host, GM, or Manage Channel)"),
 				sub("leave", "Leave this channel's lobby, or a campaign you play in"),
-				sub("remove", "Host: take an absent player out; the bot plays their seat until they act again",
+				sub("remove", "Host: take a player out of a lobby, or have the bot play an absent player's seat",
 					&discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionUser, Name: "player", Description: "Who is away", Required: true}),
 				sub("stats", "Results of games played on this server"),
 				sub("settings", "See or change how games run on this server (Manage Channel to change)",
