@@ -276,7 +276,12 @@ func (b *Bot) commit(rec *store.Game, g games.Game, in []games.Input, events []g
 	appendLog(rec, events)
 	forgetReacts(rec, g)
 	out := &store.Output{Game: rec.ID, Channel: rec.Channel, Version: rec.Version}
-	for _, x := range in {
+	for n, x := range in {
+		// A vote, appeal or line made outside the hand leaves the actor's
+		// open text box standing (stillAsked).
+		if n == 0 && x.Seat == actor && answer == shownNothing {
+			continue
+		}
 		if (x.Kind == games.InMove || x.Kind == games.InTimer) && x.Seat >= 0 && x.Seat < len(rec.Seats) {
 			rec.Seats[x.Seat].Moved = rec.Version
 		}
