@@ -112,7 +112,7 @@ func (s *State) damage(seat int, c games.Card, from string) games.Event {
 	if taken >= s.Life {
 		s.Last = fmt.Sprintf("%s dealt %d damage to %s with %s.", name, value(c), other, c)
 		s.finish(seat, fmt.Sprintf("%s took %d damage (life %d) and fell.", other, taken, s.Life))
-		return games.Narrate("💀 %s deals %d damage to %s with %s %s. %s has taken %d of %d and falls: %s wins the duel!",
+		return games.Narrate("💀 %s deals %d damage to %s with %s %s. %s has taken %d damage (life %d) and falls: %s wins the duel!",
 			name, value(c), other, c, from, other, taken, s.Life, name)
 	}
 	s.Last = fmt.Sprintf("%s's %s got through %s's %s; %s dealt %d damage with %s.",
