@@ -36,7 +36,8 @@ type Bot struct {
 	mu        sync.Mutex
 	appID     string
 	botID     string
-	ready     bool // a READY came: a later one is a new session
+	ready     bool        // a READY came: a later one is a new session
+	closed    atomic.Bool // Close was called
 	bg        sync.WaitGroup
 	killed    atomic.Bool // a test's simulated kill (Config.Crash)
 	answered  tokens      // interaction tokens whose answers Discord took
@@ -232,6 +233,7 @@ func (b *Bot) Close() error {
 		close(b.timers.stop)
 	}
 	b.bg.Wait() // the timer loop and the janitor
+	b.closed.Store(true)
 	err := b.s.Close()
 	b.lanes.close() // what is queued still runs; nothing new is taken
 	b.lanes.wait()
@@ -245,7 +247,13 @@ func (b *Bot) Idle() { b.lanes.wait() }
 // stay put off.
 func (b *Bot) Settle() { b.lanes.settle() }
 
-func (b *Bot) onReady(_ *discordgo.Session, r *discordgo.Ready) {
+func (b *Bot) onReady(s *discordgo.Session, r *discordgo.Ready) {
+	if b.closed.Load() {
+		// discordgo's reconnect loop can open a session after Close: left
+		// alone, it would take the events meant for the next process.
+		go s.Close()
+		return
+	}
 	b.mu.Lock()
 	again := b.ready
 	b.ready = true

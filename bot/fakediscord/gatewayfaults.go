@@ -139,6 +139,28 @@ func (s *Server) AwaitConnected() bool {
 	}
 }
 
+// AwaitNoConnection waits until the bot holds no gateway connection, as
+// after it closed every session it opened. It fails the test and returns
+// false if that takes longer than 15 s.
+func (s *Server) AwaitNoConnection() bool {
+	timeout := time.NewTimer(reconnectTimeout)
+	defer timeout.Stop()
+	for {
+		s.mu.Lock()
+		n, changed := len(s.conns), s.gwChanged
+		s.mu.Unlock()
+		if n == 0 {
+			return true
+		}
+		select {
+		case <-changed:
+		case <-timeout.C:
+			s.failf("AwaitNoConnection: %d gateway connections still open after %v", n, reconnectTimeout)
+			return false
+		}
+	}
+}
+
 // GatewayStats counts gateway sessions and connections.
 type GatewayStats struct {
 	Identifies     int // sessions started with IDENTIFY
