@@ -31,44 +31,28 @@ func startDealt3(t *testing.T, h *harness, opts ...fakediscord.Option) []*fakedi
 func rigDealt(t *testing.T, h *harness, change func(s *dealt.State, take func(code string) dealt.Card)) {
 	t.Helper()
 	h.rigged = true
-	h.stop()
-	db, err := store.Open(h.dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, _ := db.Game(h.ch)
-	g, err := dealt.Rules.Load(rec.State)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := g.(*dealt.State)
-	take := func(code string) dealt.Card {
-		c, err := dealt.ParseCard(code)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lists := []*[]dealt.Card{&s.Pile.Draw, &s.Pile.Discard}
-		for i := range s.Players {
-			lists = append(lists, &s.Players[i].Hand, &s.Players[i].Reserve)
-		}
-		for _, l := range lists {
-			if i := slices.Index(*l, c); i >= 0 {
-				*l = slices.Delete(*l, i, i+1)
-				return c
+	h.rigStored(dealt.Rules, func(g games.Game) {
+		s := g.(*dealt.State)
+		take := func(code string) dealt.Card {
+			c, err := dealt.ParseCard(code)
+			if err != nil {
+				t.Fatal(err)
 			}
+			lists := []*[]dealt.Card{&s.Pile.Draw, &s.Pile.Discard}
+			for i := range s.Players {
+				lists = append(lists, &s.Players[i].Hand, &s.Players[i].Reserve)
+			}
+			for _, l := range lists {
+				if i := slices.Index(*l, c); i >= 0 {
+					*l = slices.Delete(*l, i, i+1)
+					return c
+				}
+			}
+			t.Fatalf("card %s is nowhere", code)
+			return c
 		}
-		t.Fatalf("card %s is nowhere", code)
-		return c
-	}
-	change(s, take)
-	if rec.State, err = games.Encode(g); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Save(rec); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	h.start()
+		change(s, take)
+	})
 }
 
 // cards takes the given codes, in order.

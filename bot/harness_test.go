@@ -172,6 +172,35 @@ func (h *harness) stop() {
 	h.bot = nil
 }
 
+// rigStored changes the channel's stored game while the bot is down: change
+// edits the state rules load, which is saved (it must load again) before
+// the bot starts anew.
+func (h *harness) rigStored(rules games.Rules, change func(g games.Game)) {
+	h.t.Helper()
+	h.stop()
+	db, err := store.Open(h.dbPath)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	rec, _ := db.Game(h.ch)
+	g, err := rules.Load(rec.State)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	change(g)
+	if rec.State, err = games.Encode(g); err != nil {
+		h.t.Fatal(err)
+	}
+	if _, err := rules.Load(rec.State); err != nil {
+		h.t.Fatalf("rigged state invalid: %v", err)
+	}
+	if err := db.Save(rec); err != nil {
+		h.t.Fatal(err)
+	}
+	db.Close()
+	h.start()
+}
+
 // killAtStep makes the bot die at the nth step of output work it reaches
 // (Config.Crash), and returns where that was.
 func (h *harness) killAtStep(n int) *string {

@@ -48,67 +48,48 @@ func lnfCard(t *testing.T, code string) lnf.Card {
 func rigLnf(t *testing.T, h *harness, top string, hands map[int][]string, turn int) {
 	t.Helper()
 	h.rigged = true
-	h.stop()
-	db, err := store.Open(h.dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, _ := db.Game(h.ch)
-	g, err := lnf.Rules.Load(rec.State)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := g.(*lnf.State)
-	take := func(c lnf.Card) lnf.Card {
-		if i := slices.Index(s.Pile.Draw, c); i >= 0 {
-			s.Pile.Draw = slices.Delete(s.Pile.Draw, i, i+1)
+	h.rigStored(lnf.Rules, func(g games.Game) {
+		s := g.(*lnf.State)
+		take := func(c lnf.Card) lnf.Card {
+			if i := slices.Index(s.Pile.Draw, c); i >= 0 {
+				s.Pile.Draw = slices.Delete(s.Pile.Draw, i, i+1)
+				return c
+			}
+			if i := slices.Index(s.Pile.Discard, c); i >= 0 {
+				s.Pile.Discard = slices.Delete(s.Pile.Discard, i, i+1)
+				return c
+			}
+			t.Fatalf("no %s in the piles", c.Code())
 			return c
 		}
-		if i := slices.Index(s.Pile.Discard, c); i >= 0 {
-			s.Pile.Discard = slices.Delete(s.Pile.Discard, i, i+1)
-			return c
+		for seat := range hands {
+			s.Pile.Draw = append(s.Pile.Draw, s.Hands[seat]...)
+			s.Hands[seat] = nil
 		}
-		t.Fatalf("no %s in the piles", c.Code())
-		return c
-	}
-	for seat := range hands {
-		s.Pile.Draw = append(s.Pile.Draw, s.Hands[seat]...)
-		s.Hands[seat] = nil
-	}
-	if top != "" {
-		s.Pile.Discard = append(s.Pile.Discard, take(lnfCard(t, top)))
-	}
-	for seat, codes := range hands {
-		for _, code := range codes {
-			s.Hands[seat] = append(s.Hands[seat], take(lnfCard(t, code)))
+		if top != "" {
+			s.Pile.Discard = append(s.Pile.Discard, take(lnfCard(t, top)))
 		}
-		slices.SortFunc(s.Hands[seat], func(a, b lnf.Card) int { // the game's order: colour, number, Game Over last
-			if a.Color != b.Color {
-				return int(a.Color) - int(b.Color)
+		for seat, codes := range hands {
+			for _, code := range codes {
+				s.Hands[seat] = append(s.Hands[seat], take(lnfCard(t, code)))
 			}
-			if a.Num != b.Num {
-				return a.Num - b.Num
-			}
-			if a.GameOver == b.GameOver {
-				return 0
-			} else if a.GameOver {
-				return 1
-			}
-			return -1
-		})
-	}
-	s.Turn, s.Drawn = turn, nil
-	if rec.State, err = games.Encode(g); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := lnf.Rules.Load(rec.State); err != nil {
-		t.Fatalf("rigged state invalid: %v", err)
-	}
-	if err := db.Save(rec); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	h.start()
+			slices.SortFunc(s.Hands[seat], func(a, b lnf.Card) int { // the game's order: colour, number, Game Over last
+				if a.Color != b.Color {
+					return int(a.Color) - int(b.Color)
+				}
+				if a.Num != b.Num {
+					return a.Num - b.Num
+				}
+				if a.GameOver == b.GameOver {
+					return 0
+				} else if a.GameOver {
+					return 1
+				}
+				return -1
+			})
+		}
+		s.Turn, s.Drawn = turn, nil
+	})
 }
 
 // wildButton is the "say the line" button of a hand, or "".

@@ -9,7 +9,6 @@ import (
 	"github.com/cardtable/cardbot/bot/fakediscord"
 	"github.com/cardtable/cardbot/games"
 	"github.com/cardtable/cardbot/games/lnf"
-	"github.com/cardtable/cardbot/store"
 )
 
 func lnfState(t *testing.T, h *harness) *lnf.State {
@@ -202,49 +201,27 @@ func TestAwayPlayerWhoseOnlyMoveIsAWildCard(t *testing.T) {
 	}
 	// Rigged while the bot is down: the top card is a red 2, and the player
 	// to move holds Draw Two and a green 9, so the wild card is the only play.
-	h.stop()
-	db, err := store.Open(h.dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rec, _ := db.Game(h.ch)
-	g, err := lnf.Rules.Load(rec.State)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := g.(*lnf.State)
-	card := func(code string) lnf.Card {
-		c, err := lnf.ParseCard(code)
-		if err != nil {
-			t.Fatal(err)
+	var turn int
+	h.rigStored(lnf.Rules, func(g games.Game) {
+		s := g.(*lnf.State)
+		take := func(c lnf.Card) lnf.Card { // from the deck, so every card stays accounted for
+			i := slices.Index(s.Pile.Draw, c)
+			if i < 0 {
+				t.Fatalf("no %s in the deck", c.Code())
+			}
+			s.Pile.Draw = slices.Delete(s.Pile.Draw, i, i+1)
+			return c
 		}
-		return c
-	}
-	take := func(c lnf.Card) lnf.Card { // from the deck, so every card stays accounted for
-		i := slices.Index(s.Pile.Draw, c)
-		if i < 0 {
-			t.Fatalf("no %s in the deck", c.Code())
-		}
-		s.Pile.Draw = slices.Delete(s.Pile.Draw, i, i+1)
-		return c
-	}
-	turn := s.Turn
-	s.Pile.Draw = append(s.Pile.Draw, s.Hands[turn]...)
-	s.Pile.Discard = append(s.Pile.Discard, take(card("R2")))
-	s.Hands[turn] = []lnf.Card{take(card("G9")), take(lnf.DrawTwo)} // in the hand's order
-	if rec.State, err = games.Encode(g); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Save(rec); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
-	h.start()
+		turn = s.Turn
+		s.Pile.Draw = append(s.Pile.Draw, s.Hands[turn]...)
+		s.Pile.Discard = append(s.Pile.Discard, take(lnfCard(t, "R2")))
+		s.Hands[turn] = []lnf.Card{take(lnfCard(t, "G9")), take(lnf.DrawTwo)} // in the hand's order
+	})
 	away := []*fakediscord.User{ann, bea}[turn]
 	version := h.record().Version
 	h.tick(11 * time.Minute)
 	st := lnfState(t, h)
-	if h.record().Version == version || st.Turn == turn || len(st.Hands[turn]) != 1 || st.Hands[turn][0] != card("G9") {
+	if h.record().Version == version || st.Turn == turn || len(st.Hands[turn]) != 1 || st.Hands[turn][0] != lnfCard(t, "G9") {
 		t.Fatalf("after eleven minutes: turn %d, %s holds %v\n%s", st.Turn, away.Name, st.Hands[turn], h.table().Text())
 	}
 	if text := h.table().Text(); !strings.Contains(text, away.Name+" was away too long") {
