@@ -111,6 +111,9 @@ func (s *State) revealRound() []games.Event {
 // joinStory puts text in front of the first story event of ev, keeping one
 // story event per move.
 func (s *State) joinStory(text string, ev []games.Event) []games.Event {
+	if strings.TrimSpace(text) == "" { // no lead: no blank first line
+		return ev
+	}
 	for i := range ev {
 		if ev[i].Story {
 			ev[i].Text = clip(strings.TrimRight(text, "\n")+"\n"+ev[i].Text, maxEvent)
@@ -508,6 +511,23 @@ func (s *State) pilesText() string {
 	return b.String()
 }
 
+// giftsText tells the gifts made, which the piles above include: the
+// narrators say how they helped.
+func (s *State) giftsText() string {
+	var parts []string
+	for _, g := range s.C.Gifts {
+		how := "the " + g.Card.String()
+		if g.Deck {
+			how = "a random card from the deck (" + g.Card.String() + ")"
+		}
+		parts = append(parts, fmt.Sprintf("%s gave %s to %s", s.sideName(g.From), how, s.sideName(g.To)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "🎁 **Gifts:** " + strings.Join(parts, " · ") + "\n"
+}
+
 // contestedEver reports whether side i faces anyone in the conflict.
 func (s *State) contestedEver(i int) bool {
 	for _, e := range s.edges() {
@@ -574,6 +594,7 @@ func (s *State) finalVictory() []games.Event {
 	var b strings.Builder
 	fmt.Fprintf(&b, "🏆 **Conflict %d — final victory.**\n", c.No)
 	b.WriteString(s.pilesText())
+	b.WriteString(s.giftsText())
 	b.WriteString(s.clashText())
 	b.WriteString(s.stakesText())
 	var sides []int
