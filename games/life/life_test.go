@@ -645,3 +645,11 @@ func TestVariantsDiffer(t *testing.T) {
 		t.Errorf("only %d of %d prompts ever chosen", len(seen), len(stagePrompts[0]))
 	}
 }
+
+func TestPointsSayOnePointAndARealMinus(t *testing.T) {
+	for n, want := range map[int]string{1: "1 point", 0: "0 points", 2: "2 points", -1: "−1 points", -3: "−3 points"} {
+		if got := points(n); got != want {
+			t.Errorf("points(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -415,13 +415,22 @@ func plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
+// points writes a score with its noun: "1 point", "−3 points".
+func points(n int) string {
+	if n == 1 {
+		return "1 point"
+	}
+	return signed(n) + " points"
+}
+
 // scoreLine explains one seat's score.
 func (s *State) scoreLine(seat int) string {
 	if !s.Roleplay {
-		return fmt.Sprintf("%d (%s face up)", s.Score(seat), plural(s.faceUp(seat), "advantage"))
+		return fmt.Sprintf("%s (%s face up)", signed(s.Score(seat)), plural(s.faceUp(seat), "advantage"))
 	}
 	given, received := s.markers(seat)
-	return fmt.Sprintf("%d (cards %d, markers +%d −%d; %s face up)", s.Score(seat), s.cardPoints(seat),
+	// signed: the table writes a score below zero with a real minus sign.
+	return fmt.Sprintf("%s (cards %d, markers +%d −%d; %s face up)", signed(s.Score(seat)), s.cardPoints(seat),
 		received, startMarkers-given, plural(s.faceUp(seat), "advantage"))
 }
 
@@ -458,14 +467,14 @@ func (s *State) winnerLine() string {
 	}
 	switch {
 	case len(w) > 1:
-		return fmt.Sprintf("🏆 %s share the win with %d points and %s face up each.",
-			joinNames(names), top, plural(s.faceUp(w[0]), "advantage"))
+		return fmt.Sprintf("🏆 %s share the win with %s and %s face up each.",
+			joinNames(names), points(top), plural(s.faceUp(w[0]), "advantage"))
 	case tiedOnScore > 1:
-		return fmt.Sprintf("🏆 %s wins the tie on %d points with the most advantages still face up.", names[0], top)
+		return fmt.Sprintf("🏆 %s wins the tie on %s with the most advantages still face up.", names[0], points(top))
 	case len(s.Players) == 1:
-		return fmt.Sprintf("🏆 %s finishes with %d points.", names[0], top)
+		return fmt.Sprintf("🏆 %s finishes with %s.", names[0], points(top))
 	}
-	return fmt.Sprintf("🏆 %s wins with %d points.", names[0], top)
+	return fmt.Sprintf("🏆 %s wins with %s.", names[0], points(top))
 }
 
 func joinNames(names []string) string {
