@@ -862,8 +862,10 @@ func (s *State) aimOf(seat int) int {
 	if i := s.sideOf(seat); i >= 0 && s.C.Sides[i].Card != nil {
 		return i
 	}
+	// The GM backs their own side first, a player another player's: a
+	// one-click default should not help the opposition.
 	for _, i := range s.inPlay() {
-		if seat == 0 && s.C.Sides[i].Seat != 0 {
+		if (seat == 0) != (s.C.Sides[i].Seat == 0) {
 			continue
 		}
 		return i

@@ -473,3 +473,38 @@ func TestTwoHandOfFateLossesInOneRoundDestroy(t *testing.T) {
 	}
 	checkInvariants(t, st)
 }
+
+// A destroyed protagonist has no card of its own: its story-token button
+// backs the other protagonist by default, not the GM's side it fought.
+func TestOutPlayerBacksAnotherPlayerByDefault(t *testing.T) {
+	st := newGame(t, 3, nil)
+	startExtended(t, st, "3", "1", "2")
+	stackDeck(t, st, "2C", "9D")
+	playRound(t, st, map[int][]string{0: {"X0"}, 1: {"X1"}, 2: {"KS"}}, nil)
+	act(t, st, 1, "fatestay")
+	narrateAll(t, st)
+	stackDeck(t, st, "3C", "9S")
+	playRound(t, st, map[int][]string{0: {"5S"}, 1: {"8S"}, 2: {"2D"}}, func() {
+		act(t, st, 0, "token")
+	})
+	if st.C.Sides[1].Out != outDestroyed {
+		t.Fatalf("Bob's side %+v", st.C.Sides[1])
+	}
+	narrateAll(t, st)
+	giveTokens(st, 1, 1)
+	playRound(t, st, map[int][]string{0: {"4D"}, 2: {"5D"}}, func() {
+		label := ""
+		for _, b := range st.Hand(1).Buttons {
+			if strings.Contains(b.Label, "story-token") {
+				label = b.Label
+			}
+		}
+		if want := "+1 story-token on " + poss(st.sideName(st.sideOf(2))) + " card"; label != want {
+			t.Errorf("Bob's token button %q, want %q", label, want)
+		}
+		act(t, st, 1, "token")
+		if b := st.C.Bonuses[len(st.C.Bonuses)-1]; b.From != 1 || st.C.Sides[b.On].Seat != 2 {
+			t.Errorf("Bob's token went on side %d (seat %d), want Susan's", b.On, st.C.Sides[b.On].Seat)
+		}
+	})
+}
