@@ -224,7 +224,7 @@ func TestStatsOfABusyServer(t *testing.T) {
 	text := r.Message.Text()
 	rows := 0
 	for _, line := range strings.Split(text, "\n") {
-		if m := regexp.MustCompile(`^\d+\. \*\*(\d\d)w+\*\* — \d+ won of 5 \(.*best \d+\)$`).FindStringSubmatch(line); m != nil {
+		if m := regexp.MustCompile(`^\d+\\\. \*\*(\d\d)w+\*\* — \d+ won of 5 \(.*best \d+\)$`).FindStringSubmatch(line); m != nil {
 			rows++
 		}
 	}

@@ -132,6 +132,11 @@ func (b *Bot) onLobby(i *discordgo.Interaction, id customID) (reply, after) {
 		if user != rec.Host {
 			return tell("Only the host, %s, can add or remove computer players.", rec.Seats[0].Name), nil
 		}
+		if id.version != rec.Version {
+			// Unlike Join or Start, a second click of the same view (a
+			// double click) would add or remove a second computer.
+			return tell("That button was out of date, so I ignored it. The lobby above shows who is seated now."), nil
+		}
 		var no *reply
 		if id.action.Verb == "addcpu" {
 			no = b.addComputer(rec, rules)

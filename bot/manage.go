@@ -122,9 +122,14 @@ func (b *Bot) cmdStats(i *discordgo.Interaction) reply {
 	// Whole rows only, within the embed's 4,096 characters: a row cut off
 	// by the limit would lose its end, and the rows below it.
 	var lines []string
-	size, shown := 0, 0
+	size, shown, rank := 0, 0, 0
 	for n, r := range rows {
-		line := fmt.Sprintf("%d. **%s** — %d won of %d (%s)", n+1, r.name, r.won, r.played, strings.Join(r.perGame, ", "))
+		// The same record shares a rank: name order is no standing. The
+		// dot is escaped, as Discord renumbers a markdown list 1, 2, 3.
+		if n == 0 || r.won != rows[n-1].won || r.played != rows[n-1].played {
+			rank = n + 1
+		}
+		line := fmt.Sprintf("%d\\. **%s** — %d won of %d (%s)", rank, r.name, r.won, r.played, strings.Join(r.perGame, ", "))
 		if n == 20 || size+len([]rune(line))+1 > maxStatsText {
 			break
 		}
