@@ -1,6 +1,7 @@
 package bot_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -480,5 +481,43 @@ func TestLnfAuditGoOutWithOpenAppeal(t *testing.T) {
 	}
 	if ends != 1 {
 		t.Fatalf("the end was posted %d times:\n%s", ends, channelText(h))
+	}
+}
+
+// Computers never vote on appeals: one only computers could judge is
+// refused at once rather than left to lapse after its minute. With a
+// person to judge, it goes ahead.
+func TestLnfAuditAppealsWithComputers(t *testing.T) {
+	for _, people := range []int{2, 3} {
+		t.Run(fmt.Sprint(people, " people"), func(t *testing.T) {
+			h := newHarness(t, nightCPUOnCue)
+			var users []*fakediscord.User
+			for _, name := range []string{"Ann", "Bea", "Cy"}[:people] {
+				users = append(users, h.fake.AddUser(name))
+			}
+			users[0].Command(h.ch, "game", newGame("lnf"))
+			for _, u := range users[1:] {
+				u.Click(h.table(), h.table().ButtonID("Join"))
+			}
+			users[0].Click(h.table(), h.table().ButtonID("Add a computer"))
+			users[0].Click(h.table(), h.table().ButtonID("Start"))
+			rec := h.record()
+			cpu := len(rec.Seats) - 1
+			if rec.Seats[cpu].Computer == "" {
+				t.Fatalf("seats %v: no computer last", seatNames(rec))
+			}
+			versions := rec.Version
+			r := users[0].Command(h.ch, "appeal", fakediscord.UserOpt("player", users[1]))
+			if people == 2 {
+				mustRefuse(t, r, "Only computer players are left to judge")
+				if h.record().Version != versions {
+					t.Error("a refused appeal changed the game")
+				}
+				return
+			}
+			if !strings.Contains(r.Message.Text(), "Your appeal is before the table") {
+				t.Fatalf("an appeal Cy can judge: %q", r.Message.Text())
+			}
+		})
 	}
 }

@@ -242,6 +242,16 @@ func (b *Bot) cmdAppeal(i *discordgo.Interaction, data discordgo.ApplicationComm
 	if target < 0 {
 		return tell("You can only appeal against a player in this game."), nil
 	}
+	judges := 0
+	for s, st := range rec.Seats {
+		if s != seat && s != target && st.Computer == "" {
+			judges++
+		}
+	}
+	if judges == 0 && target != seat && len(rec.Seats) >= 3 {
+		// Computers never vote: the appeal would run its time and lapse.
+		return tell("Only computer players are left to judge, and they don't vote on appeals."), nil
+	}
 	in := games.Input{Seat: seat, Action: games.Action{Verb: ap.AppealVerb(), Args: []string{strconv.Itoa(target)}, Text: quote}}
 	return b.play(i, rec, g, in, shownNothing, "Your appeal is before the table.")
 }
