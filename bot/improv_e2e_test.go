@@ -253,14 +253,7 @@ func TestImprovExtendedConflictAcrossARestart(t *testing.T) {
 	h := newHarness(t)
 	gm, players := improvCampaign(h, "Bea", "Cy", "Dee")
 	everyone := append([]*fakediscord.User{gm}, players...)
-	h.press(gm, "Open a conflict", "")
-	h.choose(gm, "who", "(Bea)", "(Cy)", "(Dee)")
-	h.choose(gm, "rounds", "3 rounds")
-	h.press(gm, "Add a GM stake", "Riso: gun down Vinny and get away")
-	h.press(gm, "Add a GM stake", "Goons (4 mooks): keep the heroes busy")
-	h.press(gm, "Stakes declared", "")
-	improvStakes(h, players, "saves Vinny", "Riso")
-	h.press(gm, "Start the card play", "")
+	openRiso(h, gm, players, "3 rounds", "Riso: gun down Vinny and get away", "Goons (4 mooks): keep the heroes busy")
 	restarted := false
 	rounds := map[int]bool{}
 	for step := 0; step < 300; step++ {

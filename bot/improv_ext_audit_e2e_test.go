@@ -623,13 +623,7 @@ func TestImprovExtAuditHandOfFate(t *testing.T) {
 	bea, cy, dee := players[0], players[1], players[2]
 	everyone := []*fakediscord.User{gm, bea, cy, dee}
 	h.press(bea, "Add or change a talent", "Luck 2")
-	h.press(gm, "Open a conflict", "")
-	h.choose(gm, "who", "(Bea)", "(Cy)", "(Dee)")
-	h.choose(gm, "rounds", "3 rounds")
-	h.press(gm, "Add a GM stake", "Riso: gun down Vinny")
-	h.press(gm, "Stakes declared", "")
-	improvStakes(h, players, "saves Vinny", "Riso")
-	h.press(gm, "Start the card play", "")
+	openRiso(h, gm, players, "3 rounds", "Riso: gun down Vinny")
 	rigDeal(t, h, map[int][]string{
 		0: {"9S", "7S", "2C", "4D", "5D", "6D"},
 		1: {"9H", "7H", "8C", "8D"},
@@ -894,13 +888,7 @@ func TestImprovExtAuditPlayersLeaveMidConflict(t *testing.T) {
 	bea, cy, dee := players[0], players[1], players[2]
 	everyone := []*fakediscord.User{gm, bea, cy, dee}
 	h.press(dee, "Add or change a talent", "Medic 2")
-	h.press(gm, "Open a conflict", "")
-	h.choose(gm, "who", "(Bea)", "(Cy)", "(Dee)")
-	h.choose(gm, "rounds", "2 rounds")
-	h.press(gm, "Add a GM stake", "Riso: gun down Vinny")
-	h.press(gm, "Stakes declared", "")
-	improvStakes(h, players, "saves Vinny", "Riso")
-	h.press(gm, "Start the card play", "")
+	openRiso(h, gm, players, "2 rounds", "Riso: gun down Vinny")
 	rigDeal(t, h, map[int][]string{
 		0: {"9S", "2C", "4D", "5D", "6D", "7C"},
 		1: {"9H", "8C", "8D", "8H"},
@@ -992,4 +980,18 @@ func TestImprovExtAuditPlayersLeaveMidConflict(t *testing.T) {
 	if st.C != nil || len(st.Hands[0]) != 4 || tokensInPlay(st) != 12 {
 		t.Fatalf("after the conflict: open %v, GM hand %d, %d tokens", st.C != nil, len(st.Hands[0]), tokensInPlay(st))
 	}
+}
+
+// openRiso opens a conflict of Bea, Cy and Dee against the GM's Riso over
+// rounds ("3 rounds"), with the GM's stakes; every player saves Vinny.
+func openRiso(h *harness, gm *fakediscord.User, players []*fakediscord.User, rounds string, gmStakes ...string) {
+	h.press(gm, "Open a conflict", "")
+	h.choose(gm, "who", "(Bea)", "(Cy)", "(Dee)")
+	h.choose(gm, "rounds", rounds)
+	for _, stake := range gmStakes {
+		h.press(gm, "Add a GM stake", stake)
+	}
+	h.press(gm, "Stakes declared", "")
+	improvStakes(h, players, "saves Vinny", "Riso")
+	h.press(gm, "Start the card play", "")
 }

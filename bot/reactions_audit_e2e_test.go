@@ -325,13 +325,7 @@ func TestAuditImprovAwardStandsAndEmptyPool(t *testing.T) {
 	gm, players := improvCampaign(h, "Bea", "Cy", "Dee")
 	bea, cy, dee, eve := players[0], players[1], players[2], h.fake.AddUser("Eve")
 	everyone := append([]*fakediscord.User{gm}, players...)
-	h.press(gm, "Open a conflict", "")
-	h.choose(gm, "who", "(Bea)", "(Cy)", "(Dee)")
-	h.choose(gm, "rounds", "3 rounds")
-	h.press(gm, "Add a GM stake", "Riso: gun down Vinny and get away")
-	h.press(gm, "Stakes declared", "")
-	improvStakes(h, players, "saves Vinny", "Riso")
-	h.press(gm, "Start the card play", "")
+	openRiso(h, gm, players, "3 rounds", "Riso: gun down Vinny and get away")
 
 	say := func(u *fakediscord.User, text string) *fakediscord.Message {
 		t.Helper()
