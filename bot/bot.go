@@ -91,7 +91,7 @@ func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (
 		outputs: newSlots(runtime.GOMAXPROCS(0), outputHold)}
 	b.lanes.tables.rate = cfg.globalRate()
 	b.answered.life, b.answering.life, b.bars.life, b.unmanaged.life = recentLife, recentLife, barLife, barLife
-	s.Client = &http.Client{Transport: &metered{next: transport, wait: b.lanes.tables.wait, timeout: requestTimeout}}
+	s.Client = &http.Client{Transport: &metered{next: transport, wait: b.lanes.tables.wait, hold: b.lanes.tables.hold, timeout: requestTimeout}}
 	if b.seeds == nil {
 		b.seeds = newSeed
 	}

@@ -46,6 +46,8 @@ type tableClocks struct {
 	sent []time.Time
 	// sleep waits d or until ctx ends (nil: a timer); tests move a clock.
 	sleep func(ctx context.Context, d time.Duration) error
+	// until: a global 429 stops every request bound by the limit till then.
+	until time.Time
 }
 
 func (t *tableClocks) now() time.Time {
@@ -99,6 +101,9 @@ func (t *tableClocks) drawn(channel string) {
 // than its turn, beside the turns of that moment), or until ctx ends (a
 // turn is then lost, which errs on the side of Discord).
 func (t *tableClocks) wait(ctx context.Context) error {
+	if err := t.pause(ctx, t.heldFor()); err != nil {
+		return err
+	}
 	if t.rate <= 0 {
 		return nil
 	}
@@ -118,6 +123,23 @@ func (t *tableClocks) wait(ctx context.Context) error {
 			return err
 		}
 	}
+}
+
+// hold stops every request against the global limit for d:
+// Discord's global 429 carries no route headers, so discordgo's own lock
+// never learns of it and the other channels' requests would each draw a
+// 429 of their own.
+func (t *tableClocks) hold(d time.Duration) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.until = later(t.until, t.now().Add(d))
+}
+
+// heldFor is how long a global 429 still stops requests.
+func (t *tableClocks) heldFor() time.Duration {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.until.Sub(t.now())
 }
 
 // spare waits until the budget has room that no request has taken: what

@@ -23,7 +23,8 @@ func (b *Bot) onInteraction(i *discordgo.Interaction, d *deferral) {
 		return // a test has killed this process
 	}
 	if i.AppPermissions != 0 && cannotPost(i) == nil {
-		b.bars.forget(i.ChannelID, b.homeOf(i)) // the bot may post there again
+		home := b.homeOf(i)
+		b.bars.forget(i.ChannelID, home, editBar(i.ChannelID), editBar(home)) // the bot may post (and edit) there again
 	}
 	if i.AppPermissions&discordgo.PermissionManageMessages != 0 {
 		b.unmanaged.forget(i.ChannelID, b.homeOf(i)) // and remove reactions

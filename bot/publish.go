@@ -633,7 +633,9 @@ func (p *pub) inPlace(m msg, version int) {
 			return
 		}
 		if !isUnknownMessage(err) {
-			b.log.Warn("edit table", "game", rec.ID, "err", err)
+			if !errors.Is(err, errBarred) {
+				b.log.Warn("edit table", "game", rec.ID, "err", err)
+			}
 			return
 		}
 		// Someone deleted it (edit noted it dead): post it anew below.
@@ -829,6 +831,9 @@ func (b *Bot) edit(ctx context.Context, e *discordgo.MessageEdit) error {
 	if b.dead.has(e.Channel) {
 		return errChannelGone
 	}
+	if b.bars.fresh(editBar(e.Channel), barLife) {
+		return errBarred
+	}
 	if e.Embeds != nil {
 		for _, em := range *e.Embeds {
 			if em.Type == "" {
@@ -850,8 +855,17 @@ func (b *Bot) edit(ctx context.Context, e *discordgo.MessageEdit) error {
 	if messageGone(err) {
 		b.dead.take(e.ID) // someone deleted it: never asked about again
 	}
+	if c := restCode(err); forbidden(err) && (c == discordgo.ErrCodeMissingAccess || c == discordgo.ErrCodeMissingPermissions) {
+		// The channel was locked (View Channel taken): every edit there
+		// would be one more 403 until an interaction shows access back.
+		b.bars.take(editBar(e.Channel))
+		b.bars.take(e.Channel)
+	}
 	return err
 }
+
+// editBar is the key in bars of a channel where even an edit answered 403.
+func editBar(channel string) string { return "edit:" + channel }
 
 // archivedThread is Discord's refusal to change anything in an archived
 // thread: a game's thread archives itself after a week without a message

@@ -137,6 +137,9 @@ func retryable(err error) bool {
 	if errors.As(err, &rest) && rest.Response != nil {
 		return rest.Response.StatusCode >= 500
 	}
+	if errors.Is(err, errRevoked) {
+		return false // refused here, before any request: trying again changes nothing
+	}
 	var ne net.Error
 	return errors.As(err, &ne) || errors.Is(err, discordgo.ErrJSONUnmarshal)
 }

@@ -1,11 +1,14 @@
 package bot
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -77,8 +80,16 @@ func (t *rewrite) RoundTrip(r *http.Request) (*http.Response, error) {
 type metered struct {
 	next    http.RoundTripper
 	wait    func(ctx context.Context) error
+	hold    func(d time.Duration) // after a global 429 (nil: none kept)
 	timeout time.Duration
+	// revoked: the bot's token answered 401. Discord asks for no more
+	// requests with it (each is an invalid one); only a restart with a new
+	// token helps. Interaction routes carry tokens of their own.
+	revoked atomic.Bool
 }
+
+// errRevoked: the bot's token answered 401 Unauthorized.
+var errRevoked = errors.New("the bot's token was refused (401 Unauthorized): it was reset or revoked; restart the bot with a valid DISCORD_TOKEN")
 
 // requestTimeout bounds a request once it is sent, the body read included.
 const requestTimeout = 20 * time.Second
@@ -93,6 +104,10 @@ func (t *metered) RoundTrip(r *http.Request) (*http.Response, error) {
 		defer h.retake()
 	}
 	global := !exemptPath(r.URL.Path)
+	if global && t.revoked.Load() {
+		closeBody(r)
+		return nil, errRevoked
+	}
 	if global {
 		if err := t.wait(ctx); err != nil {
 			closeBody(r)
@@ -113,6 +128,19 @@ func (t *metered) RoundTrip(r *http.Request) (*http.Response, error) {
 	if err != nil {
 		cancel()
 		return nil, err
+	}
+	if global && resp.StatusCode == http.StatusUnauthorized {
+		t.revoked.Store(true)
+	}
+	if global && t.hold != nil && resp.StatusCode == http.StatusTooManyRequests && resp.Header.Get("X-RateLimit-Global") != "" {
+		// The body (small) is read here for its precise retry_after, and
+		// handed on as it was.
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+		resp.Body.Close()
+		cancel()
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+		t.hold(retryAfter(resp, body))
+		return resp, nil
 	}
 	resp.Body = &cancelBody{resp.Body, cancel}
 	return resp, nil

@@ -529,6 +529,35 @@ func TestHookDeadline(t *testing.T) {
 	}
 }
 
+// After a 401 the bot's token is dead: later requests on its routes fail
+// here, at once, and are not tried again (each try would be an invalid
+// request, or a pause for nothing).
+func TestRevokedTokenIsNotRetried(t *testing.T) {
+	calls := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		calls++
+		w.WriteHeader(http.StatusUnauthorized)
+		_, _ = w.Write([]byte(`{"message": "401: Unauthorized", "code": 0}`))
+	}))
+	defer srv.Close()
+	c := &http.Client{Transport: &metered{next: http.DefaultTransport, wait: func(context.Context) error { return nil }, timeout: time.Second}}
+	get := func() error {
+		resp, err := c.Get(srv.URL + "/api/v10/channels/1/messages/2")
+		if err == nil {
+			resp.Body.Close()
+		}
+		return err
+	}
+	if err := get(); err != nil {
+		t.Fatalf("the first request: %v", err)
+	}
+	tries := 0
+	err := retrying(5, time.Millisecond, func() error { tries++; return get() })
+	if !errors.Is(err, errRevoked) || tries != 1 || calls != 1 {
+		t.Fatalf("after a 401: %v after %d tries, %d requests sent; want errRevoked, 1 try, 1 request", err, tries, calls)
+	}
+}
+
 // The rewrite sends Discord's API calls to another base and leaves the
 // caller's request as it was.
 func TestRewriteLeavesTheRequest(t *testing.T) {

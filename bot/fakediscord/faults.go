@@ -328,6 +328,17 @@ func (c *call) rateLimited(retry time.Duration, global bool) {
 	secs := retry.Seconds()
 	h := c.w.Header()
 	h.Set("Retry-After", strconv.Itoa(int(math.Ceil(secs))))
+	if global {
+		// As Discord's example global 429: no route headers, so a client
+		// that waits only on Reset-After goes on sending elsewhere.
+		for _, k := range []string{"X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-RateLimit-Reset-After", "X-RateLimit-Bucket"} {
+			h.Del(k)
+		}
+		h.Set("X-RateLimit-Global", "true")
+		h.Set("X-RateLimit-Scope", "global")
+		c.reply(http.StatusTooManyRequests, rateLimitBody{Message: "You are being rate limited.", RetryAfter: secs, Global: true})
+		return
+	}
 	if h.Get("X-RateLimit-Limit") == "" {
 		h.Set("X-RateLimit-Limit", "5")
 	}
@@ -338,13 +349,8 @@ func (c *call) rateLimited(retry time.Duration, global bool) {
 	if h.Get("X-RateLimit-Bucket") == "" {
 		h.Set("X-RateLimit-Bucket", fmt.Sprintf("%016x", hashString(c.r.Method+" "+c.pattern)))
 	}
-	scope := "user"
-	if global {
-		h.Set("X-RateLimit-Global", "true")
-		scope = "global"
-	}
-	h.Set("X-RateLimit-Scope", scope)
-	c.reply(http.StatusTooManyRequests, rateLimitBody{Message: "You are being rate limited.", RetryAfter: secs, Global: global})
+	h.Set("X-RateLimit-Scope", "user")
+	c.reply(http.StatusTooManyRequests, rateLimitBody{Message: "You are being rate limited.", RetryAfter: secs})
 }
 
 func hashString(s string) uint64 {

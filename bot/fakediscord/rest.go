@@ -316,11 +316,26 @@ func (c *call) authorized() bool {
 	}
 	auth := c.r.Header.Get("Authorization")
 	tokenRoute := strings.HasPrefix(p, "/interactions/") || strings.HasPrefix(p, "/webhooks/") || p == "/gateway"
+	if auth == "Bot "+BotToken && c.s.revoked && !tokenRoute {
+		c.refuse(http.StatusUnauthorized, 0, "401: Unauthorized", "the bot's token was reset (RevokeToken)")
+		return false
+	}
 	if auth == "Bot "+BotToken || auth == "" && tokenRoute {
 		return true
 	}
 	c.reject(http.StatusUnauthorized, 0, "401: Unauthorized", fmt.Sprintf("Authorization header %q, want %q", auth, "Bot "+BotToken))
 	return false
+}
+
+// RevokeToken resets the bot's token, as its owner pressing Reset Token
+// would: from then on every request made with it is answered 401
+// Unauthorized, an invalid request that does not fail the test.
+// Interaction routes, authenticated by their own tokens, still work. (The
+// gateway is left connected: only REST is modelled.)
+func (s *Server) RevokeToken() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.revoked = true
 }
 
 func (c *call) describe() string { return c.r.Method + " " + c.r.URL.Path }
@@ -493,6 +508,9 @@ func (c *call) channel() *channel {
 		c.refuse(http.StatusNotFound, 10003, "Unknown Channel", "deleted")
 	case ch == nil:
 		c.reject(http.StatusNotFound, 10003, "Unknown Channel", "")
+	case c.s.accessDeniedLocked(id):
+		c.refuse(http.StatusForbidden, 50001, "Missing Access", "the bot may not view "+id+" (DenyAccess)")
+		return nil
 	}
 	return ch
 }

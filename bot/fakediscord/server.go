@@ -93,6 +93,7 @@ type Server struct {
 
 	mu        sync.RWMutex  // readers of the recorded world (Message, Messages) share it
 	deadline  time.Duration // how long the bot has to answer an interaction
+	revoked   bool          // RevokeToken
 	clockSkew time.Duration // added by Advance, for token lifetimes
 	lastID    int64
 	closing   bool
@@ -176,6 +177,7 @@ type channel struct {
 	threadsDenied bool // text channels: DenyThreads
 	postingDenied bool // text channels: DenyPosting
 	manageDenied  bool // text channels: DenyManageMessages
+	accessDenied  bool // text channels: DenyAccess
 
 	// Threads only.
 	parentID, ownerID string

@@ -91,6 +91,30 @@ func (s *Server) AllowPosting(channelID string) {
 	s.setTextChannel("AllowPosting", channelID, func(ch *channel) { ch.postingDenied = false })
 }
 
+// DenyAccess takes the bot's View Channel permission away in a text channel
+// (its threads too), as an admin locking the channel mid-game would: every
+// request about the channel or its messages, an edit of the bot's own
+// message included, is answered 403 Missing Access (50001), an invalid
+// request that does not fail the test. Members' interactions there still
+// reach the bot, with app_permissions without View Channel.
+func (s *Server) DenyAccess(channelID string) {
+	s.setTextChannel("DenyAccess", channelID, func(ch *channel) { ch.accessDenied = true })
+}
+
+// AllowAccess undoes DenyAccess.
+func (s *Server) AllowAccess(channelID string) {
+	s.setTextChannel("AllowAccess", channelID, func(ch *channel) { ch.accessDenied = false })
+}
+
+// accessDeniedLocked tells whether the bot may not view a channel.
+func (s *Server) accessDeniedLocked(channelID string) bool {
+	ch := s.channelLocked(channelID)
+	if ch != nil && ch.kind != 0 {
+		ch = s.channelLocked(ch.parentID)
+	}
+	return ch != nil && ch.accessDenied
+}
+
 // DenyManageMessages takes the bot's Manage Messages permission away in a
 // text channel (its threads too): removing someone else's reaction there is
 // answered 403 Missing Permissions (50013), an invalid request that does
@@ -132,6 +156,11 @@ func (s *Server) botChannelPermsLocked(channelID string) int64 {
 		}
 		if ch != nil && ch.manageDenied {
 			p &^= discordgo.PermissionManageMessages
+		}
+		if ch != nil && ch.accessDenied {
+			// Without View Channel nothing else in it is allowed.
+			p &^= discordgo.PermissionViewChannel | discordgo.PermissionSendMessages | discordgo.PermissionSendMessagesInThreads |
+				discordgo.PermissionReadMessageHistory | discordgo.PermissionAddReactions | discordgo.PermissionManageMessages
 		}
 	}
 	return p
