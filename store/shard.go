@@ -62,13 +62,22 @@ func (r *ReshardReport) Total(bucket string) int {
 // Reshard copies every record of the source files (the shards of the old
 // count, or one file) into len(targets) new files, each record to the file
 // of the shard that owns its guild under the new count. The targets must
-// not exist; on an error the ones it created are removed. Sources are only
-// read, so the bots must be stopped (bbolt allows one process). A bucket
-// it does not know, or a record it cannot place, fails the whole run:
-// dropping it would lose data.
+// not exist. Each is written as PartialPath(target) and renamed into place
+// only once all are written and verified, so a run killed midway leaves no
+// target a bot would start on with games missing: running it again starts
+// over, or, killed among the renames, finishes them. On an error the
+// partial files are removed. Sources are only read, so the bots must be
+// stopped (bbolt allows one process). A bucket it does not know, or a
+// record it cannot place, fails the whole run: dropping it would lose data.
 func Reshard(sources, targets []string) (*ReshardReport, error) {
 	if len(sources) == 0 || len(targets) == 0 {
 		return nil, errors.New("reshard: no source or no target file")
+	}
+	if run, err := renamesLeft(targets); err != nil || run != "" {
+		if err != nil {
+			return nil, fmt.Errorf("reshard: %w", err)
+		}
+		return finishRenames(targets)
 	}
 	for _, t := range targets {
 		if _, err := os.Stat(t); err == nil {
@@ -109,15 +118,19 @@ func Reshard(sources, targets []string) (*ReshardReport, error) {
 			db.Close()
 		}
 		if !ok {
-			for _, t := range targets[:len(r.dst)] {
-				os.Remove(t)
+			for _, t := range targets {
+				os.Remove(PartialPath(t))
 			}
 		}
 	}()
 	for i, t := range targets {
-		db, err := bolt.Open(t, 0o600, &bolt.Options{Timeout: 2 * time.Second})
+		// A partial file is a killed run's: this run starts it over.
+		if err := os.Remove(PartialPath(t)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("reshard: %w", err)
+		}
+		db, err := bolt.Open(PartialPath(t), 0o600, &bolt.Options{Timeout: 2 * time.Second})
 		if err != nil {
-			return nil, fmt.Errorf("reshard: create %s: %w", t, err)
+			return nil, fmt.Errorf("reshard: create %s: %w", PartialPath(t), err)
 		}
 		r.dst = append(r.dst, db)
 		r.want[i] = map[string]int{}
@@ -140,6 +153,7 @@ func Reshard(sources, targets []string) (*ReshardReport, error) {
 	if err := r.flush(); err != nil {
 		return nil, fmt.Errorf("reshard: %w", err)
 	}
+	reshardCrash("copied")
 	for _, db := range r.dst {
 		err := db.Update(func(tx *bolt.Tx) error {
 			for name, n := range r.seq {
@@ -172,7 +186,120 @@ func Reshard(sources, targets []string) (*ReshardReport, error) {
 		}
 		rep.Counts = append(rep.Counts, got)
 	}
-	ok = true
+	reshardCrash("verified")
+	// Every file is whole: mark them as one run's, so a run killed among
+	// the renames below is finished by the next.
+	run := []byte(strconv.FormatInt(time.Now().UnixNano(), 36))
+	for i, db := range r.dst {
+		if err := db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Put(keyReshardRun, run) }); err != nil {
+			return nil, fmt.Errorf("reshard: finish %s: %w", targets[i], err)
+		}
+	}
+	for _, db := range r.dst {
+		db.Close()
+	}
+	r.dst = nil
+	ok = true // from here on the partial files are kept: a rerun renames them
+	for _, t := range targets {
+		if err := os.Rename(PartialPath(t), t); err != nil {
+			return nil, fmt.Errorf("reshard: %w (run it again to finish)", err)
+		}
+		reshardCrash("renamed")
+	}
+	return rep, nil
+}
+
+// PartialPath is where Reshard writes a target until every target is
+// written and verified.
+func PartialPath(target string) string { return target + ".partial" }
+
+// keyReshardRun, in a file Reshard wrote, names the run: the files of one
+// run carry the same.
+var keyReshardRun = []byte("reshard-run")
+
+// reshardCrash, for tests: called at each step of Reshard, where a test's
+// child process exits as if killed.
+var reshardCrash = func(step string) {}
+
+// renamesLeft returns the run whose renames a killed Reshard left undone:
+// every target is either renamed or still partial, all marked by that run,
+// and at least one of each. "" if that is not so.
+func renamesLeft(targets []string) (string, error) {
+	var paths []string
+	renamed := 0
+	for _, t := range targets {
+		if _, err := os.Stat(t); err == nil {
+			paths, renamed = append(paths, t), renamed+1
+		} else if _, err := os.Stat(PartialPath(t)); err == nil {
+			paths = append(paths, PartialPath(t))
+		} else {
+			return "", nil
+		}
+	}
+	if renamed == 0 || renamed == len(targets) {
+		return "", nil
+	}
+	run := ""
+	for _, p := range paths {
+		r, err := runOf(p)
+		if err != nil || r == "" || run != "" && r != run {
+			return "", err
+		}
+		run = r
+	}
+	return run, nil
+}
+
+// runOf is the Reshard run that wrote a file ("" if none finished it).
+func runOf(path string) (string, error) {
+	db, err := bolt.Open(path, 0o600, &bolt.Options{ReadOnly: true, Timeout: 2 * time.Second})
+	if err != nil {
+		if errors.Is(err, bolterrors.ErrTimeout) {
+			return "", fmt.Errorf("%s is in use: stop every bot process first", path)
+		}
+		return "", fmt.Errorf("open %s: %w", path, err)
+	}
+	defer db.Close()
+	run := ""
+	err = db.View(func(tx *bolt.Tx) error {
+		if meta := tx.Bucket(bucketMeta); meta != nil {
+			run = string(meta.Get(keyReshardRun))
+		}
+		return nil
+	})
+	return run, err
+}
+
+// finishRenames renames what a killed run left partial and reports what
+// the targets hold.
+func finishRenames(targets []string) (*ReshardReport, error) {
+	for _, t := range targets {
+		if _, err := os.Stat(t); err == nil {
+			continue
+		}
+		if err := os.Rename(PartialPath(t), t); err != nil {
+			return nil, fmt.Errorf("reshard: %w", err)
+		}
+	}
+	rep := &ReshardReport{Targets: targets}
+	for _, t := range targets {
+		db, err := bolt.Open(t, 0o600, &bolt.Options{ReadOnly: true, Timeout: 2 * time.Second})
+		if err != nil {
+			return nil, fmt.Errorf("reshard: open %s: %w", t, err)
+		}
+		got := map[string]int{}
+		err = db.View(func(tx *bolt.Tx) error {
+			return tx.ForEach(func(name []byte, b *bolt.Bucket) error {
+				got[string(name)] = b.Stats().KeyN
+				return nil
+			})
+		})
+		db.Close()
+		if err != nil {
+			return nil, fmt.Errorf("reshard: read %s: %w", t, err)
+		}
+		rep.Counts = append(rep.Counts, got)
+	}
 	return rep, nil
 }
 
@@ -412,6 +539,7 @@ func (r *resharder) flush() error {
 			return err
 		}
 		r.pending[i] = recs[:0]
+		reshardCrash("flushed")
 	}
 	r.queued = 0
 	return nil

@@ -10,7 +10,8 @@
 //
 // Stop every bot process first and gather the old files in one directory.
 // The old files are only read, and are left for you to remove once the new
-// set runs; existing new files are never overwritten.
+// set runs; existing new files are never overwritten. Killed midway, it
+// leaves only .partial files: run it again and it finishes.
 package main
 
 import (
