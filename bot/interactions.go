@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -70,6 +71,9 @@ func (b *Bot) route(i *discordgo.Interaction) (reply, after) {
 	if i.GuildID == "" || i.Member == nil {
 		return tell("I only run games in server channels."), nil
 	}
+	if no := b.unreadable(i); no != nil {
+		return *no, nil
+	}
 	switch i.Type {
 	case discordgo.InteractionApplicationCommand:
 		return b.onCommand(i)
@@ -99,6 +103,28 @@ func (b *Bot) route(i *discordgo.Interaction) (reply, after) {
 		return b.onMove(i, id, modalText(data))
 	}
 	return tell("I can't handle that kind of interaction."), nil
+}
+
+// unreadable answers an interaction with the channel's game when this
+// build cannot read that game (its record is damaged, of a newer build or
+// of a game it does not host): "try again" would never help.
+func (b *Bot) unreadable(i *discordgo.Interaction) *reply {
+	if i.Type == discordgo.InteractionApplicationCommand {
+		d := i.ApplicationCommandData()
+		if d.Name == "rules" || d.Name == "game" && len(d.Options) > 0 && (d.Options[0].Name == "stats" || d.Options[0].Name == "settings") {
+			return nil // not about the channel's game
+		}
+	}
+	rec, err := b.db.GameIf(b.homeOf(i), func(g *store.Game) bool { _, ok := b.rules(g.Kind); return !ok })
+	if rec != nil {
+		err = fmt.Errorf("game %s: unknown kind %q", rec.ID, rec.Kind)
+	} else if !errors.Is(err, store.ErrDamaged) && !errors.Is(err, store.ErrSchema) {
+		return nil
+	}
+	b.log.Error("unreadable game", "channel", b.homeOf(i), "err", err)
+	r := tell("I can't read the game saved in this channel (its record is damaged, or from another version of me), so I can't go on with it, " +
+		"and nothing was changed. Please tell the bot's operator; other channels are not affected.")
+	return &r
 }
 
 func modalText(data discordgo.ModalSubmitInteractionData) string {

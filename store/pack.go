@@ -43,8 +43,8 @@ var (
 // packRecord returns g's encoded record as it is stored: deflated when the
 // game is big and that pays.
 func packRecord(g *Game, rec []byte) []byte {
-	if len(rec)+timerCost*len(g.Timers) <= packOver {
-		return rec
+	if len(rec)+timerCost*len(g.Timers) <= packOver || len(rec) > maxUnpacked {
+		return rec // beyond maxUnpacked, packed would not read back
 	}
 	var buf bytes.Buffer
 	buf.Grow(len(rec) / 2)

@@ -46,6 +46,9 @@ const crashMemory = time.Hour
 // ErrSchema is returned for a record written by a newer (or unknown) build.
 var ErrSchema = errors.New("stored game has an unknown schema version")
 
+// ErrDamaged is returned for a game record that does not decode.
+var ErrDamaged = errors.New("stored game record is damaged")
+
 // Store is the bot's database.
 type Store struct {
 	db      *bolt.DB
@@ -174,7 +177,7 @@ func decodeGame(v []byte) (*Game, error) {
 	}
 	g := new(Game)
 	if err := unpackInto(v, g); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %w", ErrDamaged, err)
 	}
 	if g.Schema != Schema {
 		return nil, fmt.Errorf("%w: game %s has schema %d, this build reads %d", ErrSchema, g.ID, g.Schema, Schema)
