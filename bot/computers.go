@@ -190,7 +190,7 @@ func (b *Bot) cmdRemove(i *discordgo.Interaction, opts []*discordgo.ApplicationC
 		return *no, nil
 	}
 	if no := b.mayEnd(i, rec); no != nil {
-		return tell("Only the %s or someone with Manage Channel can take a player out of this game.", b.runner(rec)), nil
+		return tell("Only the %s, or someone with Manage Channel can take a player out of this game.", b.runner(rec)), nil
 	}
 	var target string
 	for _, o := range opts {

@@ -88,7 +88,7 @@ func TestHostRemovesAnAbsentPlayer(t *testing.T) {
 	openDuel(t, h, ann, bea)
 	ann.Click(h.table(), h.table().ButtonID("Start"))
 	buildCheapHand(t, h, ann, 30)
-	mustRefuse(t, bea.Command(h.ch, "game", fakediscord.Sub("remove", fakediscord.UserOpt("player", ann))), "Only the host, Ann or someone with Manage Channel can take a player out")
+	mustRefuse(t, bea.Command(h.ch, "game", fakediscord.Sub("remove", fakediscord.UserOpt("player", ann))), "Only the host, Ann, or someone with Manage Channel can take a player out")
 	r := ann.Command(h.ch, "game", fakediscord.Sub("remove", fakediscord.UserOpt("player", bea)))
 	if r == nil || !strings.Contains(r.Content, "I play Bea's seat") {
 		t.Fatalf("/game remove answered %+v", r)

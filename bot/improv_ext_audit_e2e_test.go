@@ -156,7 +156,7 @@ func TestImprovExtAuditTokenEconomyRoundByRound(t *testing.T) {
 	h.press(gm, "Add a GM stake", "Riso: get away with the money")
 	h.press(gm, "Stakes declared", "")
 	refused(t, h, "rounds after the setup", "still at its stakes", func() *fakediscord.Reply { return forgeOn(h, gm, "move", "rounds=2") })
-	if hand := h.handOf(gm); !strings.Contains(hand.Text(), "2 + 2 per protagonist + 2 per round beyond 3 story-tokens, at most the 6 you hold") {
+	if hand := h.handOf(gm); !strings.Contains(hand.Text(), "2 story-tokens + 2 per protagonist + 2 per round beyond 3, at most the 6 you hold") {
 		t.Errorf("the GM's screen at the stakes:\n%s", hand.Text())
 	}
 	improvStakes(h, players, "stops Riso", "Riso")

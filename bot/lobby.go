@@ -352,7 +352,7 @@ func (b *Bot) mayEnd(i *discordgo.Interaction, rec *store.Game) *reply {
 	if user, _ := who(i); user == rec.Host || canManage(i) {
 		return nil
 	}
-	r := tell("Only the %s or someone with Manage Channel can end this game.", b.runner(rec))
+	r := tell("Only the %s, or someone with Manage Channel can end this game.", b.runner(rec))
 	return &r
 }
 

@@ -63,7 +63,7 @@ func (b *Bot) cmdEnd(i *discordgo.Interaction) (reply, after) {
 	}
 	rules, _ := b.rules(rec.Kind)
 	confirm := customID{kind: "lobby", game: rec.ID, action: games.Act("end")}
-	m := textMsg("End the game of %s for everyone? Nothing of it counts in the stats.", rules.Name)
+	m := textMsg("End the game of %s for everyone? It won't count in the stats.", rules.Name)
 	m.components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 		discordgo.Button{Label: "End the game", Style: discordgo.DangerButton, CustomID: confirm.String()},
 	}}}

@@ -341,7 +341,11 @@ func deadlineLine(rec *store.Game) string {
 		for ; j < len(dues) && dues[j].at/1000 == dues[i].at/1000; j++ {
 			names = append(names, "**"+rec.Seats[dues[j].seat].Name+"**")
 		}
-		lines = append(lines, fmt.Sprintf("⏰ The bot moves for %s <t:%d:R> unless they move first.", strings.Join(names, ", "), dues[i].at/1000))
+		who := names[len(names)-1]
+		if len(names) > 1 {
+			who = strings.Join(names[:len(names)-1], ", ") + " and " + who
+		}
+		lines = append(lines, fmt.Sprintf("⏰ The bot moves for %s <t:%d:R> unless they move first.", who, dues[i].at/1000))
 		i = j
 	}
 	return strings.Join(lines, "\n")

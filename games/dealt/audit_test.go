@@ -168,7 +168,7 @@ func TestReservesDontKeepYouInTheRound(t *testing.T) {
 		t.Fatalf("Eve must still answer the trick: round %d, turn %d", s.Round, s.Turn)
 	}
 	evs := must(t, s, 4, VerbRes, s.Players[4].Reserve[0].Code()+".0")
-	if !strings.Contains(events(evs), "Eve is the last player holding cards. Eve (1 left) gives up a chip") {
+	if !strings.Contains(events(evs), "Eve is the last player holding cards. Eve gives up a chip and has 1 left") {
 		t.Errorf("events: %s", events(evs))
 	}
 	var chips []int

@@ -459,8 +459,8 @@ func (s *State) drawDone() []games.Event {
 // several paid) leads.
 func (s *State) endRound(payers []int, why string) []games.Event {
 	s.Trick, s.Drawing = nil, nil
-	var owing, paid []string
-	var broke []int
+	var owing, paid, left []string
+	var broke, chips []int
 	for _, seat := range payers {
 		p := &s.Players[seat]
 		if p.Chips == 0 {
@@ -469,11 +469,20 @@ func (s *State) endRound(payers []int, why string) []games.Event {
 			continue
 		}
 		p.Chips--
-		paid = append(paid, fmt.Sprintf("%s (%d left)", s.Names[seat], p.Chips))
+		paid = append(paid, s.Names[seat])
+		left = append(left, fmt.Sprintf("%s %d", s.Names[seat], p.Chips))
+		chips = append(chips, p.Chips)
 	}
+	// The count after the payment follows it: "Ann (1 left) gives up a
+	// chip" read as if Ann had one before paying.
 	pays := ""
-	if len(paid) > 0 {
-		pays = fmt.Sprintf(" %s %s a chip.", andList(paid), plural(len(paid), "gives up", "give up"))
+	switch {
+	case len(paid) == 1 && chips[0] == 0:
+		pays = fmt.Sprintf(" %s gives up a chip and has none left.", paid[0])
+	case len(paid) == 1:
+		pays = fmt.Sprintf(" %s gives up a chip and has %d left.", paid[0], chips[0])
+	case len(paid) > 1:
+		pays = fmt.Sprintf(" %s each give up a chip (left: %s).", andList(paid), strings.Join(left, ", "))
 	}
 	if len(broke) > 0 {
 		s.Losers = broke

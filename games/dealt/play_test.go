@@ -218,7 +218,7 @@ func TestRedrawOnlyDrawerLeftEndsTheRound(t *testing.T) {
 	if s.Round != 2 || s.Players[0].Chips != 1 || s.Players[1].Chips != 2 || s.Leader != 0 || s.Drawing != nil {
 		t.Fatalf("round %d, chips %d/%d, leader %d", s.Round, s.Players[0].Chips, s.Players[1].Chips, s.Leader)
 	}
-	if stories(evs) != 1 || !strings.Contains(events(evs), "Ann (1 left) gives up a chip") {
+	if stories(evs) != 1 || !strings.Contains(events(evs), "Ann gives up a chip and has 1 left") {
 		t.Errorf("events: %s", events(evs))
 	}
 }
@@ -329,7 +329,7 @@ func TestCannotBeatWithoutReserveLosesTheRound(t *testing.T) {
 		t.Errorf("prompt: %q", v.Description)
 	}
 	evs := must(t, s, 1, VerbLose)
-	if stories(evs) != 1 || !strings.Contains(events(evs), "Bea can't beat the Pair of 8s and has no reserve card left. Bea (1 left) gives up a chip") {
+	if stories(evs) != 1 || !strings.Contains(events(evs), "Bea can't beat the Pair of 8s and has no reserve card left. Bea gives up a chip and has 1 left") {
 		t.Errorf("events: %s", events(evs))
 	}
 	// The round ends at once; the host deals again and the loser leads.
@@ -359,7 +359,7 @@ func TestLastPlayerHoldingCardsLoses(t *testing.T) {
 		t.Fatalf("Cat must still act in the trick (round %d, turn %d)", s.Round, s.Turn)
 	}
 	evs := must(t, s, 2, VerbRes, s.Players[2].Reserve[0].Code()+".0")
-	if !strings.Contains(events(evs), "Cat is the last player holding cards. Cat (1 left) gives up a chip") {
+	if !strings.Contains(events(evs), "Cat is the last player holding cards. Cat gives up a chip and has 1 left") {
 		t.Errorf("events: %s", events(evs))
 	}
 	if s.Round != 2 || s.Leader != 2 || s.Players[2].Chips != 1 || s.Players[0].Chips != 2 {
@@ -380,7 +380,7 @@ func TestEveryoneOutInOneTrickAllButTheHighestPay(t *testing.T) {
 	if s.Round != 2 || s.Leader != 0 {
 		t.Fatalf("round %d leader %d", s.Round, s.Leader)
 	}
-	if stories(evs) != 1 || !strings.Contains(events(evs), "Bea (1 left) and Cat (1 left) give up a chip") {
+	if stories(evs) != 1 || !strings.Contains(events(evs), "Bea and Cat each give up a chip (left: Bea 1, Cat 1)") {
 		t.Errorf("events: %s", events(evs))
 	}
 }

@@ -245,13 +245,13 @@ func (s *State) gmRoom() int {
 func (s *State) gmLimitRefusal() error {
 	if s.extended() && s.gmUsed() >= s.gmLimit() {
 		return games.Refuse("The GM may use at most %d story-tokens in this extended conflict "+
-			"(2 + 2 per participating player + 2 per round beyond 3, and no more than held at its start), and has.", s.gmLimit())
+			"(2 + 2 per participating player + 2 per round beyond 3, and no more than held at its start), and has used them all.", s.gmLimit())
 	}
 	if s.extended() {
 		return games.Refuse("The GM may use at most %d story-tokens in a round (1 + %s), and has placed them.",
 			s.gmRoundLimit(), plural(len(s.C.Seats), "participating player"))
 	}
-	return games.Refuse("The GM may use at most %d story-tokens in this conflict (1 + %s), and has.",
+	return games.Refuse("The GM may use at most %d story-tokens in this conflict (1 + %s), and has used them all.",
 		s.gmLimit(), plural(len(s.C.Seats), "participating player"))
 }
 
@@ -459,7 +459,11 @@ func (s *State) declare(seat int, _ games.Action) ([]games.Event, error) {
 	for i, h := range heroes {
 		names[i] = "**" + s.sideName(h) + "**"
 	}
-	fmt.Fprintf(&b, "⚔️ **Conflict %d** — %s take part.", s.C.No, joinNames(names))
+	verb := "take"
+	if len(names) == 1 {
+		verb = "takes"
+	}
+	fmt.Fprintf(&b, "⚔️ **Conflict %d** — %s %s part.", s.C.No, joinNames(names), verb)
 	if len(gm) == 0 {
 		b.WriteString("\nNo GM stakes: the protagonists oppose each other.")
 	} else {

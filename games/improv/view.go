@@ -348,12 +348,12 @@ func (s *State) gmHand() games.View {
 	fmt.Fprintf(&b, "**Story-tokens:** %d · bank %d · pool %d\n", s.Tokens[0], s.Bank, s.Pool)
 	if s.C != nil && s.Phase != PhaseNarrate && s.Phase != PhaseFate && s.Phase != PhaseGifts {
 		if s.Phase == PhaseSetup || s.Phase == PhaseStakes {
-			fmt.Fprintf(&b, "**Limits:** at most %d GM stakes (one per protagonist taking part); ", max(len(s.C.Seats), 1))
+			fmt.Fprintf(&b, "**Limits:** at most %s (one per protagonist taking part); ", plural(max(len(s.C.Seats), 1), "GM stake"))
 		} else {
 			b.WriteString("**Limits:** ")
 		}
 		if s.C.GMStart == 0 && s.extended() && (s.Phase == PhaseSetup || s.Phase == PhaseStakes) {
-			fmt.Fprintf(&b, "an extended conflict allows 2 + 2 per protagonist + 2 per round beyond 3 story-tokens, at most the %d you hold.\n", s.Tokens[0])
+			fmt.Fprintf(&b, "an extended conflict allows 2 story-tokens + 2 per protagonist + 2 per round beyond 3, at most the %d you hold.\n", s.Tokens[0])
 		} else {
 			fmt.Fprintf(&b, "%d of %d story-tokens left to use this conflict", max(min(s.gmLimit()-s.gmUsed(), s.Tokens[0]), 0), s.gmLimit())
 			if s.extended() {

@@ -41,7 +41,7 @@ func checkFinalTable(t testing.TB, g games.Game) {
 				cards += sl.Card.PipValue()
 			}
 		}
-		want := fmt.Sprintf("%d pts on the face-up cards", cards)
+		want := scorePts(cards) + " on the face-up cards"
 		if s.Roleplay {
 			given, received := 0, 0
 			for _, a := range s.Awards {
@@ -55,8 +55,8 @@ func checkFinalTable(t testing.TB, g games.Game) {
 			if cards+received-(startMarkers-given) != r.Score {
 				t.Fatalf("seat %d: the terms don't add up to the score %d", r.Seat, r.Score)
 			}
-			want = fmt.Sprintf("%s pts = %d on cards + %d 🎭 received − %d 🎭 not given",
-				strings.Replace(fmt.Sprint(r.Score), "-", "−", 1), cards, received, startMarkers-given)
+			want = fmt.Sprintf("%s = %d on cards + %d 🎭 received − %d 🎭 not given",
+				scorePts(r.Score), cards, received, startMarkers-given)
 		}
 		name := v.Fields[r.Seat].Name
 		if !strings.Contains(name, s.Players[r.Seat]) || !strings.Contains(name, want) {
@@ -67,7 +67,7 @@ func checkFinalTable(t testing.TB, g games.Game) {
 		}
 	}
 	// Every score is on the table once: in its seat's line.
-	if n := strings.Count(text, " pts "); n != len(s.Players) {
+	if n := strings.Count(text, " pts ") + strings.Count(text, " pt "); n != len(s.Players) {
 		t.Errorf("%d scores on a table of %d:\n%s", n, len(s.Players), gamestest.Render(v))
 	}
 }

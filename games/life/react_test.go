@@ -112,12 +112,12 @@ func TestMarkers(t *testing.T) {
 	react(t, st, 0, 2, "m4", true) // the marker is available again
 
 	// Each score shows every term: cards, markers received, markers not given.
-	if f := st.Table().Fields[0]; !strings.Contains(f.Name, fmt.Sprintf("— %s pts = %d on cards + 0 🎭 received − 0 🎭 not given",
-		signed(st.Score(0)), st.cardPoints(0))) {
+	if f := st.Table().Fields[0]; !strings.Contains(f.Name, fmt.Sprintf("— %s = %d on cards + 0 🎭 received − 0 🎭 not given",
+		scorePts(st.Score(0)), st.cardPoints(0))) {
 		t.Errorf("table markers: %s", f.Name)
 	}
-	if f := st.Table().Fields[1]; !strings.Contains(f.Name, fmt.Sprintf("— %s pts = %d on cards + 2 🎭 received − 3 🎭 not given",
-		signed(st.Score(1)), st.cardPoints(1))) {
+	if f := st.Table().Fields[1]; !strings.Contains(f.Name, fmt.Sprintf("— %s = %d on cards + 2 🎭 received − 3 🎭 not given",
+		scorePts(st.Score(1)), st.cardPoints(1))) {
 		t.Errorf("table markers: %s", f.Name)
 	}
 

@@ -204,11 +204,19 @@ func (s *State) fieldName(seat int) string {
 // cards + 1 🎭 received − 4 🎭 not given".
 func (s *State) scoreTerms(seat int) string {
 	if !s.Roleplay {
-		return signed(s.Score(seat)) + " pts on the face-up cards"
+		return scorePts(s.Score(seat)) + " on the face-up cards"
 	}
 	given, received := s.markers(seat)
-	return fmt.Sprintf("%s pts = %d on cards + %d 🎭 received − %d 🎭 not given",
-		signed(s.Score(seat)), s.cardPoints(seat), received, startMarkers-given)
+	return fmt.Sprintf("%s = %d on cards + %d 🎭 received − %d 🎭 not given",
+		scorePts(s.Score(seat)), s.cardPoints(seat), received, startMarkers-given)
+}
+
+// scorePts is a score with its short unit: "1 pt", "−3 pts".
+func scorePts(n int) string {
+	if n == 1 {
+		return "1 pt"
+	}
+	return signed(n) + " pts"
 }
 
 // signed writes a number with a real minus sign.

@@ -307,7 +307,11 @@ func (s *State) dead(seat int, c Card, words string) []games.Event {
 	}
 	name := s.Names[seat]
 	msg := fmt.Sprintf("💀 %s played %s but %s: the card is dead and does nothing.", name, c, how)
-	s.Last = fmt.Sprintf("%s's %s was dead: no line.", name, c.Name())
+	why := "no line"
+	if words != "" {
+		why = "wrong line"
+	}
+	s.Last = fmt.Sprintf("%s's %s was dead: %s.", name, c.Name(), why)
 	if len(s.Hands[seat]) == 0 {
 		return s.finish(seat, endOut, msg+fmt.Sprintf("\n🏁 It was %s's last card, so they go out!", name))
 	}
