@@ -139,7 +139,7 @@ func TestRulesStatsAndTableRepost(t *testing.T) {
 
 	openDuel(t, h, ann, bea)
 	r = bea.Command(h.ch, "rules")
-	if r == nil || !r.Ephemeral || !strings.Contains(r.Content, "How to play Card Duel") || !strings.Contains(r.Content, "22") {
+	if r == nil || !r.Ephemeral || !strings.Contains(r.Content, "How to play: Card Duel") || !strings.Contains(r.Content, "22") {
 		t.Fatalf("/rules in a duel channel answered %+v", r)
 	}
 	old := h.table()

@@ -409,7 +409,7 @@ func (b *Bot) cmdRules(i *discordgo.Interaction, opts []*discordgo.ApplicationCo
 		}
 	}
 	if r, ok := b.rules(kind); ok {
-		v := games.View{Title: "How to play " + r.Name, Description: r.Summary}
+		v := games.View{Title: "How to play: " + r.Name, Description: r.Summary}
 		return private(msg{embeds: []*discordgo.MessageEmbed{embed(v, playerRange(r)+" players")}})
 	}
 	var lines []string

@@ -552,7 +552,7 @@ func TestAuditCommandsInTheGamesThread(t *testing.T) {
 	mustRefuse(t, cy.Command(th, "game", fakediscord.Sub("hand")), "not playing")
 	mustRefuse(t, bea.Command(th, "game", fakediscord.Sub("leave")), "can't leave a game in progress")
 	mustRefuse(t, cy.Command(th, "game", newGame("life")), "already a game of Card Duel")
-	if r := cy.Command(th, "rules"); r == nil || !strings.Contains(r.Content, "How to play Card Duel") {
+	if r := cy.Command(th, "rules"); r == nil || !strings.Contains(r.Content, "How to play: Card Duel") {
 		t.Fatalf("/rules in the thread answered %+v", r)
 	}
 	old := h.tableID()

@@ -714,7 +714,10 @@ func (p *pub) pingLine(seats []int) string {
 		mentions = append(mentions, "<@"+p.rec.Seats[s].User+">")
 	}
 	rules, _ := p.b.rules(p.rec.Kind)
-	line := fmt.Sprintf("%s — your move in %s.", strings.Join(mentions, " "), rules.Name)
+	line := fmt.Sprintf("%s — your move in %s", strings.Join(mentions, " "), rules.Name)
+	if !strings.HasSuffix(line, "…") && !strings.HasSuffix(line, "!") {
+		line += "." // "Dealt!." and "but…." read as typos
+	}
 	if due := remindedDue(p.rec, seats); due > 0 {
 		line += fmt.Sprintf(" If you don't move, the bot will <t:%d:R>.", due/1000)
 	}

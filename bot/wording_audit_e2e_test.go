@@ -3,6 +3,7 @@ package bot_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cardtable/cardbot/bot/fakediscord"
 )
@@ -23,5 +24,29 @@ func TestWordingAroundAGame(t *testing.T) {
 	r := ann.Command(h.ch, "game", fakediscord.Sub("end"))
 	if r == nil || !r.Ephemeral || !strings.Contains(r.Content, "End the game of Card Duel for everyone? It won't count in the stats.") {
 		t.Errorf("/game end answered %+v", r)
+	}
+}
+
+// The turn ping ends with one mark, not "Dealt!." or "but….", and /rules
+// names the game after a colon ("How to play Play the Hand…" read twice).
+func TestWordingPingAndRulesTitle(t *testing.T) {
+	h := newHarness(t)
+	ann, bea := h.startedWith("lnf", "Ann", "Bea")
+	keep := func(u *fakediscord.User) {
+		hand := u.Click(h.table(), h.table().ButtonID("My hand")).Message
+		u.Click(hand, hand.ButtonID("Keep my hand"))
+	}
+	// Bea plays first; pinged only when she has not just clicked.
+	keep(bea)
+	h.advance(5 * time.Minute)
+	keep(ann)
+	h.bot.Idle()
+	text := channelText(h)
+	if !strings.Contains(text, "your move in Life is not fair, but…") || strings.Contains(text, "but….") {
+		t.Errorf("the turn ping:\n%s", text)
+	}
+	u := h.fake.AddUser("Cy")
+	if r := u.Command(h.ch, "rules", fakediscord.Str("game", "life")); r == nil || !strings.Contains(r.Content, "How to play: Play the Hand You're Dealt") {
+		t.Errorf("/rules life answered %+v", r)
 	}
 }
