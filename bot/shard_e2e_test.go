@@ -67,6 +67,13 @@ func (ss *shardSet) start(shard, count int, ch string) *harness {
 	}
 	h := &harness{t: t, fake: ss.fake, dbPath: cfg.DBPath, ch: ch, games: bot.Catalog()}
 	cfg.Seeds, cfg.Now = h.nextSeed, h.now
+	return ss.run(h, cfg, shard)
+}
+
+// run opens h's file and starts its bot with cfg, as shard `shard`.
+func (ss *shardSet) run(h *harness, cfg bot.Config, shard int) *harness {
+	t := ss.t
+	t.Helper()
 	db, err := store.Open(cfg.DBPath)
 	if err != nil {
 		t.Fatal(err)

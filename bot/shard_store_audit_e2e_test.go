@@ -3,7 +3,6 @@ package bot_test
 import (
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"os"
 	"strconv"
 	"strings"
@@ -169,25 +168,7 @@ func (ss *auditSet) auditShard(shard, count int, ch string, beat time.Duration, 
 		}
 		return false
 	}
-	db, err := store.Open(cfg.DBPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := bot.New(cfg, db, slog.New(slog.NewTextHandler(testWriter{t: t}, nil)).With("shard", shard), h.games)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Start(); err != nil {
-		t.Fatal(err)
-	}
-	b.Idle()
-	h.db, h.bot = db, b
-	ss.bots = append(ss.bots, h)
-	t.Cleanup(func() {
-		h.stop()
-		h.checkReplays()
-	})
-	return h
+	return ss.run(h, cfg, shard)
 }
 
 // reshard stops every process, moves the games from the files of count
