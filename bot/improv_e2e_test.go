@@ -246,6 +246,24 @@ func userAt(h *harness, seat int, users []*fakediscord.User) *fakediscord.User {
 	return nil
 }
 
+// plainMove makes, as u, the move phase plainly asks of the one it waits
+// for: Done narrating, the first card, Ready, the Hand of Fate's default,
+// Done giving.
+func plainMove(h *harness, phase string, u *fakediscord.User) {
+	switch phase {
+	case improv.PhaseNarrate:
+		h.press(u, "Done narrating", "")
+	case improv.PhaseCards:
+		h.choose(u, "play")
+	case improv.PhaseBonus:
+		h.press(u, "Ready", "")
+	case improv.PhaseFate:
+		h.press(u, "", "")
+	case improv.PhaseGifts:
+		h.press(u, "Done giving", "")
+	}
+}
+
 // A three-round extended conflict through Discord, with a restart in the
 // middle of round 2: cards on victory piles, the rounds' narration, the
 // gifts and the final narration, to the end of the conflict.

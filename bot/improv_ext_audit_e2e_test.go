@@ -325,19 +325,11 @@ func TestImprovExtAuditTokenEconomyRoundByRound(t *testing.T) {
 		if step > 30 {
 			t.Fatalf("stuck in %s", st.Phase)
 		}
-		u := userAt(h, h.record().Waiting[0], everyone)
-		switch st.Phase {
-		case improv.PhaseNarrate:
+		if st.Phase == improv.PhaseNarrate {
 			narrate(t, h, everyone, func(u *fakediscord.User, line *fakediscord.Message) { final[u] = line })
-		case improv.PhaseCards:
-			h.choose(u, "play")
-		case improv.PhaseBonus:
-			h.press(u, "Ready", "")
-		case improv.PhaseFate:
-			h.press(u, "", "")
-		case improv.PhaseGifts:
-			h.press(u, "Done giving", "")
+			continue
 		}
+		plainMove(h, st.Phase, userAt(h, h.record().Waiting[0], everyone))
 	}
 	st = improvState(t, h)
 	if tokensInPlay(st) != 8 || st.Tokens[0] != 1 || st.Conflicts != 1 {

@@ -497,21 +497,14 @@ func TestImprovAuditCallOffMidRound(t *testing.T) {
 		}
 		st := improvState(t, h)
 		u := userAt(h, h.record().Waiting[0], everyone)
-		switch st.Phase {
-		case improv.PhaseCards:
-			h.choose(u, "play")
-		case improv.PhaseBonus:
-			h.press(u, "Ready", "")
-		case improv.PhaseFate:
-			h.press(u, "", "")
-		case improv.PhaseNarrate:
+		if st.Phase == improv.PhaseNarrate {
 			text := u.Name + " narrates round 1."
 			u.Command(h.ch, "say", fakediscord.Str("line", text))
 			if u == bea {
 				cy.React(rolePlayLine(t, h, text), "🎭")
 			}
-			h.press(u, "Done narrating", "")
 		}
+		plainMove(h, st.Phase, u)
 	}
 	st := improvState(t, h)
 	if st.Phase != improv.PhaseCards || st.Tokens[1] != 1 {
@@ -1068,17 +1061,7 @@ func TestImprovAuditKilledAtFateAndGifts(t *testing.T) {
 		if st.C == nil || step > 30 {
 			t.Fatalf("no gifts step (phase %s)", st.Phase)
 		}
-		u := userAt(h, h.record().Waiting[0], everyone)
-		switch st.Phase {
-		case improv.PhaseNarrate:
-			h.press(u, "Done narrating", "")
-		case improv.PhaseCards:
-			h.choose(u, "play")
-		case improv.PhaseBonus:
-			h.press(u, "Ready", "")
-		case improv.PhaseFate:
-			h.press(u, "", "")
-		}
+		plainMove(h, st.Phase, userAt(h, h.record().Waiting[0], everyone))
 	}
 	st = improvState(t, h)
 	giverSeat := h.record().Waiting[0]
@@ -1101,13 +1084,7 @@ func TestImprovAuditKilledAtFateAndGifts(t *testing.T) {
 		if step > 20 {
 			t.Fatalf("stuck in %s", st.Phase)
 		}
-		u := userAt(h, h.record().Waiting[0], everyone)
-		switch st.Phase {
-		case improv.PhaseGifts:
-			h.press(u, "Done giving", "")
-		case improv.PhaseNarrate:
-			h.press(u, "Done narrating", "")
-		}
+		plainMove(h, st.Phase, userAt(h, h.record().Waiting[0], everyone))
 	}
 	if n := count(h, "final victory"); n != 1 {
 		t.Fatalf("the final victory was told %d times", n)
