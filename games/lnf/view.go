@@ -246,6 +246,9 @@ func (s *State) playButtons(seat int, legal []Card) []games.Button {
 // swapControls offers the exchange: a button per distinct card (a select
 // menu if penalties made the hand large) and keeping the hand.
 func (s *State) swapControls(v *games.View, seat int) {
+	// Keep first: the first button is what the bot presses for a player
+	// who is away, and it should not change their hand at random.
+	v.Buttons = append(v.Buttons, games.Button{Label: "Keep my hand", Action: games.Act(VerbReady), Style: games.Success})
 	cards := slices.Compact(slices.Clone(s.Hands[seat]))
 	if len(cards) <= maxSwapButtons {
 		for _, c := range cards {
@@ -258,7 +261,6 @@ func (s *State) swapControls(v *games.View, seat int) {
 		}
 		v.Choices = []games.Choice{ch}
 	}
-	v.Buttons = append(v.Buttons, games.Button{Label: "Keep my hand", Action: games.Act(VerbReady), Style: games.Success})
 }
 
 // yourScore is the seat's own score for its hand view, with its terms.
