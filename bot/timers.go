@@ -280,8 +280,29 @@ func (b *Bot) actFor(rec *store.Game, seat int) {
 		_ = b.db.Save(rec)
 		return
 	}
+	ins := []games.Input{in}
+	// A choice that only opened another menu (a Dealt! hand too long for
+	// one) is no move: finish it from that menu, not with its Back button,
+	// or each deadline would undo the last.
+	for n := 0; n < 2 && len(events) == 0 && slices.Contains(g.ToAct(), seat); n++ {
+		v := g.Hand(seat)
+		if len(v.Choices) == 0 || v.Choices[0].Verb == in.Action.Verb {
+			break
+		}
+		a, ok := firstChoice(v)
+		if !ok {
+			break
+		}
+		next := games.Input{Kind: games.InTimer, Seat: seat, Ref: "bot:act", Action: a}
+		ev, err := games.Step(g, next)
+		if err != nil {
+			b.log.Warn("act for absent player", "game", rec.ID, "err", err)
+			break
+		}
+		in, events, ins = next, ev, append(ins, next)
+	}
 	events = append(events, games.Say("⏰ %s was away too long, so I made that move for them.", rec.Seats[seat].Name))
-	ins, events := b.autoplay(rec, g, []games.Input{in}, events)
+	ins, events = b.autoplay(rec, g, ins, events)
 	out, err := b.commit(rec, g, ins, events, before, -1, shownNothing)
 	if err != nil {
 		b.log.Error("act for absent player", "game", rec.ID, "err", err)
@@ -301,6 +322,19 @@ func defaultMove(v games.View) (games.Action, bool) {
 			return btn.Action, true
 		}
 	}
+	if a, ok := firstChoice(v); ok {
+		return a, true
+	}
+	for _, btn := range v.Buttons {
+		if !btn.Disabled {
+			return btn.Action, true
+		}
+	}
+	return games.Action{}, false
+}
+
+// firstChoice is the first option(s) of the view's first usable menu.
+func firstChoice(v games.View) (games.Action, bool) {
 	for _, c := range v.Choices {
 		if len(c.Options) > 0 {
 			n := max(c.Min, 1)
@@ -312,11 +346,6 @@ func defaultMove(v games.View) (games.Action, bool) {
 				a.Args = append(a.Args, o.Value)
 			}
 			return a, true
-		}
-	}
-	for _, btn := range v.Buttons {
-		if !btn.Disabled {
-			return btn.Action, true
 		}
 	}
 	return games.Action{}, false
