@@ -25,10 +25,14 @@ func (b *Bot) onInteraction(i *discordgo.Interaction, d *deferral) {
 	}
 	if i.AppPermissions != 0 && cannotPost(i) == nil {
 		home := b.homeOf(i)
-		b.bars.forget(i.ChannelID, home, editBar(i.ChannelID), editBar(home)) // the bot may post (and edit) there again
+		// The bot may post (and edit) there again, and in the game's
+		// thread, which has its channel's permissions.
+		th := b.threadOfGame(home, i.ChannelID, &b.bars)
+		b.bars.forget(i.ChannelID, home, editBar(i.ChannelID), editBar(home), th, editBar(th))
 	}
 	if i.AppPermissions&discordgo.PermissionManageMessages != 0 {
-		b.unmanaged.forget(i.ChannelID, b.homeOf(i)) // and remove reactions
+		home := b.homeOf(i)
+		b.unmanaged.forget(i.ChannelID, home, b.threadOfGame(home, i.ChannelID, &b.unmanaged)) // and remove reactions
 	}
 	r, next := b.safeRoute(i)
 	if r.held != nil {
@@ -54,6 +58,36 @@ func (b *Bot) onInteraction(i *discordgo.Interaction, d *deferral) {
 		b.output(b.homeOf(i), "publish", func() { next(answered) })
 	}
 }
+
+// threadOfGame is the thread of home's game for an interaction from home
+// itself, looked up only while set holds a bar of that thread (markThread).
+func (b *Bot) threadOfGame(home, from string, set *tokens) string {
+	if from != home || !set.has(threadBar(home)) {
+		return ""
+	}
+	set.forget(threadBar(home))
+	rec, err := b.db.Game(home)
+	if err != nil || rec == nil {
+		return ""
+	}
+	if posts, err := b.db.Posts(rec.ID); err == nil {
+		return posts.Thread
+	}
+	return ""
+}
+
+// markThread notes in set, when channel is a game's thread the bot knows,
+// that it holds a bar of that thread: an interaction from the thread's
+// channel lifts it too, without a lookup for every other interaction.
+func (b *Bot) markThread(set *tokens, channel string) {
+	if v, ok := b.threads.Load(channel); ok {
+		if th, _ := v.(*store.Thread); th != nil {
+			set.take(threadBar(th.Channel))
+		}
+	}
+}
+
+func threadBar(home string) string { return "thread-of:" + home }
 
 // safeRoute turns a panic while handling into an answer, so the user never
 // sees "This interaction failed".

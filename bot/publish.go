@@ -560,6 +560,8 @@ func (p *pub) run() {
 			}
 			if b.dead.has(old) {
 				old = "" // someone deleted it: nothing to replace or remove
+				// Recorded: a replay after a kill would remove it, a 404 again.
+				p.keep(func(ps *store.Posts) { ps.Table = "" })
 			}
 		}
 		if _, err := b.send(p.ctx, p.where(), textMsg("%s", c.text).send(), p.storyNonce(c.lines)); err != nil {
@@ -585,7 +587,7 @@ func (p *pub) run() {
 	}
 	if err != nil {
 		b.log.Warn("post table", "game", rec.ID, "err", err)
-		if storied := p.posts.Table == "" && was != ""; storied {
+		if storied := p.posts.Table == "" && was != "" && !b.dead.has(was); storied {
 			// The old table tells the story now, and no table came below
 			// it: it stays the table, drawn in place (over the story)
 			// until the bot may post again.
@@ -780,6 +782,7 @@ func (b *Bot) send(ctx context.Context, channel string, m *discordgo.MessageSend
 		}
 		if forbidden(err) {
 			b.bars.take(channel)
+			b.markThread(&b.bars, channel)
 		}
 		if unknownChannel(err) {
 			b.vanished(channel) // deleted while the bot was away: no event said so
@@ -863,6 +866,7 @@ func (b *Bot) edit(ctx context.Context, e *discordgo.MessageEdit) error {
 		// would be one more 403 until an interaction shows access back.
 		b.bars.take(editBar(e.Channel))
 		b.bars.take(e.Channel)
+		b.markThread(&b.bars, e.Channel)
 	}
 	return err
 }
@@ -885,6 +889,13 @@ func (b *Bot) unarchive(ctx context.Context, thread string) bool {
 	_, err := b.s.ChannelEdit(thread, &discordgo.ChannelEdit{Archived: &no}, discordgo.WithContext(ctx))
 	if err != nil {
 		b.log.Warn("unarchive thread", "thread", thread, "err", err)
+	}
+	if forbidden(err) {
+		// Posting was taken away (or the thread locked): every edit would
+		// ask again, one more 403 each, until an interaction shows it back.
+		b.bars.take(editBar(thread))
+		b.bars.take(thread)
+		b.markThread(&b.bars, thread)
 	}
 	return err == nil
 }

@@ -273,6 +273,7 @@ func (b *Bot) unreact(rec *store.Game, ref, emoji, user string) {
 	if err := b.s.MessageReactionRemove(where, posts.Refs[ref], emoji, user, discordgo.WithContext(b.jobCtx(rec.Channel))); err != nil {
 		if forbidden(err) {
 			b.unmanaged.take(where)
+			b.markThread(&b.unmanaged, where)
 		}
 		b.log.Debug("remove refused reaction", "game", rec.ID, "err", err)
 	}

@@ -143,6 +143,9 @@ func (p *pub) moveToThread() {
 	case restCode(err) == discordgo.ErrCodeThreadAlreadyCreatedForThisMessage:
 		thread = lobby // started before a restart: a message's thread has its id
 	default:
+		if messageGone(err) {
+			b.dead.take(lobby) // deleted by someone: its removal would be a second 404
+		}
 		b.log.Info("game stays in the channel: no thread", "game", rec.ID, "err", err)
 		p.note(func(ps *store.Posts) { ps.NoThread = true })
 		return
