@@ -142,6 +142,9 @@ func (p *pub) moveToThread() {
 	case err == nil:
 	case restCode(err) == discordgo.ErrCodeThreadAlreadyCreatedForThisMessage:
 		thread = lobby // started before a restart: a message's thread has its id
+	case unknownChannel(err):
+		b.vanished(rec.Channel) // deleted while the bot was away: a post there would be a second 404
+		return
 	default:
 		if messageGone(err) {
 			b.dead.take(lobby) // deleted by someone: its removal would be a second 404

@@ -492,3 +492,35 @@ func lifeMoveIn(h *harness, where string, users []*fakediscord.User) error {
 	}
 	return fmt.Errorf("%s's hand offers no move", u.Name)
 }
+
+// The channel deleted between Start and its thread (the bot down): the
+// thread's start finds it gone and closes the game, rather than trying to
+// post there again, a second 404.
+func TestThreadModChannelDeletedBeforeItsThreadStarts(t *testing.T) {
+	h := newHarness(t, withThreads)
+	ann, bea := h.fake.AddUser("Ann"), h.fake.AddUser("Bea")
+	users := []*fakediscord.User{ann, bea}
+	joinIn(t, h, "duel", users)
+	gameID := h.record().ID
+	h.crashAt = func(step string) bool { return step == "thread" }
+	startIn(t, h, users)
+	h.crashAt = nil
+	if !h.killed {
+		t.Fatal("the start's output never reached the thread step")
+	}
+	h.stop()
+	h.fake.DeleteChannel(h.ch)
+	h.fake.ResetRESTCounts()
+	h.start()
+	h.bot.Idle()
+	if g, _ := h.db.Game(h.ch); g != nil {
+		t.Fatalf("the game of the deleted channel is still %s", g.Status)
+	}
+	if e, _ := h.db.Ended(gameID); e == nil || !strings.Contains(e.How, "deleted") {
+		t.Fatalf("ending recorded: %+v", e)
+	}
+	h.tick(11 * time.Minute)
+	if c := h.fake.RESTCounts(); c.NotFound > 1 {
+		t.Fatalf("%d requests answered 404 about the one deleted channel (by route %v)", c.NotFound, c.ByRoute)
+	}
+}
