@@ -47,6 +47,7 @@ type Bot struct {
 	dead      tokens      // tokens and message ids that answered 404: never tried again
 	limited   tokens      // tokens whose webhook bucket is empty, with when it refills (hooks.go)
 	bars      tokens      // channels where posting answered 403, from when (publish.go)
+	locked    sync.Map    // thread id: locked by a moderator, as THREAD_UPDATE said
 	unmanaged tokens      // channels where removing a reaction answered 403, from when (reactions.go)
 	refused   sync.Map    // refused reactions still to take off: "game key user" → mark (reactions.go)
 	outputs   slots       // output jobs computing at once: one per CPU
@@ -102,6 +103,7 @@ func New(cfg Config, db *store.Store, log *slog.Logger, catalog []games.Rules) (
 	s.AddHandler(b.onReady)
 	s.AddHandler(func(_ *discordgo.Session, c *discordgo.ChannelDelete) { b.vanished(c.ID) })
 	s.AddHandler(func(_ *discordgo.Session, t *discordgo.ThreadDelete) { b.vanished(t.ID) })
+	s.AddHandler(func(_ *discordgo.Session, t *discordgo.ThreadUpdate) { b.onThreadUpdate(t.Channel) })
 	s.AddHandler(func(_ *discordgo.Session, r *discordgo.MessageReactionAdd) {
 		ch, _ := b.home(r.ChannelID)
 		b.lanes.accept(ch, func() {

@@ -23,11 +23,19 @@ func (b *Bot) onInteraction(i *discordgo.Interaction, d *deferral) {
 	if b.killed.Load() {
 		return // a test has killed this process
 	}
-	if i.AppPermissions != 0 && cannotPost(i) == nil {
+	if b.isLocked(i.ChannelID) {
+		// app_permissions do not show a lock: posting there would be
+		// refused until a moderator unlocks it.
+		b.barLocked(i.ChannelID)
+	} else if i.AppPermissions != 0 && cannotPost(i) == nil {
 		home := b.homeOf(i)
 		// The bot may post (and edit) there again, and in the game's
 		// thread, which has its channel's permissions.
 		th := b.threadOfGame(home, i.ChannelID, &b.bars)
+		if b.isLocked(th) {
+			th = "" // the channel's permissions do not open a locked thread
+			b.bars.take(threadBar(home))
+		}
 		b.bars.forget(i.ChannelID, home, editBar(i.ChannelID), editBar(home), th, editBar(th))
 	}
 	if i.AppPermissions&discordgo.PermissionManageMessages != 0 {
@@ -89,6 +97,39 @@ func (b *Bot) markThread(set *tokens, channel string) {
 
 func threadBar(home string) string { return "thread-of:" + home }
 
+// lockedThread tells whether ch is a thread a moderator locked: only
+// members with Manage Threads may post or unarchive there.
+func lockedThread(ch *discordgo.Channel) bool {
+	return ch != nil && ch.IsThread() && ch.ThreadMetadata != nil && ch.ThreadMetadata.Locked
+}
+
+// barLocked bars posting and editing in a locked thread, before any
+// request is refused there.
+func (b *Bot) barLocked(thread string) {
+	b.bars.take(editBar(thread))
+	b.bars.take(thread)
+	b.markThread(&b.bars, thread)
+}
+
+// onThreadUpdate follows a moderator's lock and unlock of a thread.
+func (b *Bot) onThreadUpdate(ch *discordgo.Channel) {
+	switch {
+	case lockedThread(ch):
+		b.locked.Store(ch.ID, true)
+		b.barLocked(ch.ID)
+	case ch != nil && ch.IsThread():
+		if _, was := b.locked.LoadAndDelete(ch.ID); was {
+			b.bars.forget(ch.ID, editBar(ch.ID))
+		}
+	}
+}
+
+// isLocked tells whether a THREAD_UPDATE said channel is a locked thread.
+func (b *Bot) isLocked(channel string) bool {
+	_, ok := b.locked.Load(channel)
+	return ok
+}
+
 // safeRoute turns a panic while handling into an answer, so the user never
 // sees "This interaction failed".
 func (b *Bot) safeRoute(i *discordgo.Interaction) (r reply, next after) {
@@ -107,6 +148,10 @@ func (b *Bot) route(i *discordgo.Interaction) (reply, after) {
 	}
 	if no := b.unreadable(i); no != nil {
 		return *no, nil
+	}
+	if b.isLocked(i.ChannelID) {
+		return tell("A moderator locked this thread, so I can't update the game here and nothing was changed. " +
+			"Ask a moderator to unlock it; you can also play on with /game hand in the game's channel."), nil
 	}
 	switch i.Type {
 	case discordgo.InteractionApplicationCommand:

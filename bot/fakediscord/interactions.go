@@ -228,6 +228,9 @@ func (s *Server) interactionCallback(c *call) {
 		if m.ephemeral {
 			m.owner = it.user.ID
 		}
+		if !m.ephemeral && c.rejectLocked(it.channelID, "public answer to "+it.describe()) {
+			return
+		}
 		if t == discordgo.InteractionResponseDeferredChannelMessageWithSource {
 			if p.Flags&^flagEphemeral != 0 {
 				errs.add("data.flags", "MESSAGE_FLAGS_INVALID", "Only EPHEMERAL may be set when deferring")
@@ -246,6 +249,9 @@ func (s *Server) interactionCallback(c *call) {
 		}
 		if !s.liveLocked(it.source) {
 			c.unknownMessage(it.source.id, "the component's message was deleted")
+			return
+		}
+		if t == discordgo.InteractionResponseUpdateMessage && !it.source.ephemeral && c.rejectLocked(it.channelID, "update of message "+it.source.id) {
 			return
 		}
 		if t == discordgo.InteractionResponseUpdateMessage {
@@ -366,6 +372,9 @@ func (s *Server) followup(c *call) {
 		return
 	}
 	if m := it.original; it.callback == discordgo.InteractionResponseDeferredChannelMessageWithSource && s.liveLocked(m) && m.loading {
+		if !m.ephemeral && c.rejectLocked(it.channelID, "followup to "+it.describe()) {
+			return
+		}
 		if s.editLocked(c, m, p, "") {
 			c.okMessage(m)
 		}
@@ -374,6 +383,8 @@ func (s *Server) followup(c *call) {
 	m := &message{channelID: it.channelID, author: s.bot, webhook: true, it: it}
 	if p.Flags&flagEphemeral != 0 {
 		m.ephemeral, m.owner = true, it.user.ID
+	} else if c.rejectLocked(it.channelID, "followup to "+it.describe()) {
+		return
 	}
 	if m = s.createLocked(c, p, "", interactionFlags, m); m != nil {
 		it.followups = append(it.followups, m)

@@ -610,6 +610,9 @@ func (s *Server) createMessage(c *call) {
 		c.refuse(http.StatusForbidden, 50013, "Missing Permissions", "the bot may not post in "+ch.id+" (DenyPosting)")
 		return
 	}
+	if c.rejectLocked(ch.id, "message") {
+		return
+	}
 	p, ok := c.message()
 	if !ok {
 		return

@@ -112,6 +112,7 @@ type Server struct {
 	deletedByBot, deletedBeforeKill map[string]bool                            // message ids; see Killed
 	deletedByOthers, goneTold       map[string]bool                            // message ids a user deleted (User.DeleteMessage); those the bot was told of on a channel route
 	archivedRefusals                int                                        // requests refused in archived threads
+	lockedRefusals                  int                                        // requests refused in locked threads
 	channelByID                     map[string]*channel                        // channels and threads: looked up on every request
 	deletedChannels                 map[string]bool                            // DeleteChannel, DeleteThread
 	commands                        map[string][]*discordgo.ApplicationCommand // by guild ID, "" = global
@@ -190,6 +191,7 @@ type channel struct {
 	lastMessageID     string
 	activeAt          time.Time // the last message sent, unarchive or interaction
 	archived          bool      // archived by request (PATCH), not by idling
+	locked            bool      // LockThread: only Manage Threads may unarchive or post
 }
 
 // Reporter is what the fake needs from its user: where to report what real

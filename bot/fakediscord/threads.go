@@ -19,6 +19,15 @@ import (
 // message, or PATCH /channels/{thread} with archived false, unarchives it;
 // so does a user's click on one of its buttons (the client unarchives the
 // thread before it sends the interaction).
+//
+// A moderator may lock a thread (LockThread): its metadata says locked, and
+// only members with Manage Threads, which the bot lacks, may unarchive it
+// (PATCH archived false: 403 Missing Permissions, 50013) or post, edit or
+// react in it, archived or not (400 Thread is archived, 50083, as Discord
+// answers bots there). A member's click no longer unarchives it either.
+// Public interaction responses there are refused the same way; ephemeral
+// ones are not. app_permissions do not change: Discord does not fold the
+// lock into them, the interaction's channel.thread_metadata.locked says it.
 
 const (
 	threadPublic  = int(discordgo.ChannelTypeGuildPublicThread)
@@ -223,7 +232,7 @@ func (s *Server) threadWireLocked(th *channel) wireThread {
 		RateLimitPerUser: th.rateLimit, MessageCount: th.messageCount, MemberCount: min(len(th.members), 50),
 		TotalMessageSent: th.messageCount,
 		ThreadMetadata: wireThreadMeta{
-			Archived:         s.archivedLocked(th),
+			Archived: s.archivedLocked(th), Locked: th.locked,
 			ArchiveTimestamp: timestamp(th.activeAt), AutoArchiveDuration: th.autoArchive, CreateTimestamp: timestamp(th.created),
 		},
 	}
@@ -532,11 +541,70 @@ func (s *Server) touchLocked(channelID string) {
 	}
 }
 
+// LockThread locks a thread as a moderator would, archived or not; the bot
+// is told with THREAD_UPDATE.
+func (s *Server) LockThread(threadID string) { s.setLocked("LockThread", threadID, true) }
+
+// UnlockThread undoes LockThread (the thread stays archived if it was).
+func (s *Server) UnlockThread(threadID string) { s.setLocked("UnlockThread", threadID, false) }
+
+func (s *Server) setLocked(what, threadID string, locked bool) {
+	s.mu.Lock()
+	th := s.channelLocked(threadID)
+	if th == nil || th.kind == 0 {
+		s.failLocked(fmt.Sprintf("%s: %s is not a thread", what, threadID))
+		s.mu.Unlock()
+		return
+	}
+	th.locked = locked
+	ev := s.eventLocked("THREAD_UPDATE", s.threadWireLocked(th))
+	s.mu.Unlock()
+	s.emit(ev)
+	s.settle()
+}
+
+// Locked tells whether a thread is locked now.
+func (s *Server) Locked(threadID string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	th := s.channelLocked(threadID)
+	return th != nil && th.locked
+}
+
+// LockedRefusals counts the requests refused because their thread was
+// locked: each is an invalid request on Discord.
+func (s *Server) LockedRefusals() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lockedRefusals
+}
+
+// lockedLocked tells whether channelID is a locked thread.
+func (s *Server) lockedLocked(channelID string) bool {
+	th := s.channelLocked(channelID)
+	return th != nil && th.kind != 0 && th.locked
+}
+
+// rejectLocked refuses a post, edit or reaction in a locked thread as
+// Discord does (the bot has no Manage Threads). Like rejectArchived it is
+// Discord's answer, not a failure of the test.
+func (c *call) rejectLocked(channelID, what string) bool {
+	if !c.s.lockedLocked(channelID) {
+		return false
+	}
+	c.s.lockedRefusals++
+	c.refuse(http.StatusBadRequest, 50083, "Thread is archived", fmt.Sprintf("%s in locked thread %s", what, channelID))
+	return true
+}
+
 // rejectArchived refuses what an archived thread does not allow. A bot
 // cannot always know a thread archived (after a restart nothing said so),
 // so the refusal is Discord's answer to a correct bot too, not a failure;
 // ArchivedRefusals counts them.
 func (c *call) rejectArchived(channelID, what string) bool {
+	if c.rejectLocked(channelID, what) {
+		return true
+	}
 	th := c.s.channelLocked(channelID)
 	if !c.s.archivedLocked(th) {
 		return false
@@ -568,6 +636,12 @@ func (s *Server) editChannel(c *call) {
 	}
 	if s.postingDeniedLocked(ch.id) {
 		c.refuse(http.StatusForbidden, 50013, "Missing Permissions", "DenyPosting: the bot may not unarchive "+ch.id)
+		return
+	}
+	if ch.locked && p.Archived != nil {
+		// Only Manage Threads may (un)archive a locked thread.
+		s.lockedRefusals++
+		c.refuse(http.StatusForbidden, 50013, "Missing Permissions", "LockThread: the bot may not unarchive locked thread "+ch.id)
 		return
 	}
 	if d := p.AutoArchiveDuration; d != nil {

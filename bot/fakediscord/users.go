@@ -81,7 +81,9 @@ func (u *User) act(soft bool, build func() (*interaction, any, bool)) (*Reply, e
 		s.mu.Unlock()
 		return nil, err
 	}
-	s.touchLocked(it.channelID) // the client unarchives a thread first
+	if !s.lockedLocked(it.channelID) || s.permissionsLocked(u)&(discordgo.PermissionAdministrator|discordgo.PermissionManageThreads) != 0 {
+		s.touchLocked(it.channelID) // the client unarchives a thread first
+	}
 	it.id, it.user = s.newIDLocked(), u
 	it.token = interactionToken(it.id)
 	it.done, it.issuedAt, it.sentAt = make(chan struct{}), s.nowLocked(), time.Now()
