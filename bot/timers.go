@@ -267,7 +267,8 @@ func (b *Bot) actFor(rec *store.Game, seat int) {
 		b.log.Error("act for absent player", "game", rec.ID, "err", err)
 		return
 	}
-	a, ok := defaultMove(g.Hand(seat))
+	hand := g.Hand(seat)
+	a, ok := defaultMove(hand)
 	if !ok {
 		_ = b.db.Save(rec)
 		return
@@ -284,7 +285,8 @@ func (b *Bot) actFor(rec *store.Game, seat int) {
 	// A choice that only opened another menu (a Dealt! hand too long for
 	// one) is no move: finish it from that menu, not with its Back button,
 	// or each deadline would undo the last.
-	for n := 0; n < 2 && len(events) == 0 && slices.Contains(g.ToAct(), seat); n++ {
+	// A game's own Away move is whole: nothing to finish.
+	for n := 0; n < 2 && hand.Away == nil && len(events) == 0 && slices.Contains(g.ToAct(), seat); n++ {
 		v := g.Hand(seat)
 		if len(v.Choices) == 0 || v.Choices[0].Verb == in.Action.Verb {
 			break
@@ -311,12 +313,16 @@ func (b *Bot) actFor(rec *store.Game, seat int) {
 	b.output(rec.Channel, "publish", func() { b.publish(rec.Channel, out, 0) })
 }
 
-// defaultMove is the first legal move a hand offers: its first enabled
+// defaultMove is the hand's Away move if the game names one, else the
+// first legal move a hand offers: its first enabled
 // button that needs no typed words, else the first option of its first
 // menu, else a button that asks for words, with none typed (the bot does
 // not speak for a player: a wild card of Life is not fair, but… played so
 // is dead, and the game moves on rather than wait for them all week).
 func defaultMove(v games.View) (games.Action, bool) {
+	if v.Away != nil {
+		return *v.Away, true
+	}
 	for _, btn := range v.Buttons {
 		if !btn.Disabled && btn.Ask == nil {
 			return btn.Action, true

@@ -9,6 +9,10 @@ type View struct {
 	Footer      string
 	Buttons     []Button
 	Choices     []Choice
+	// Away is the move the bot makes for a player whose deadline passed,
+	// where the first control is not the sensible one (it would spend a
+	// reserve or undo a choice); nil: the first control.
+	Away *Action `json:",omitempty"`
 }
 
 // Field is a titled block of the view.

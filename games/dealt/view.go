@@ -206,6 +206,7 @@ func (s *State) Hand(seat int) games.View {
 // 3 menus of places (51 gaps), each with a Back button.
 func (s *State) controls(seat int, v *games.View) {
 	p := s.Players[seat]
+	v.Away = s.awayMove(seat)
 	switch {
 	case s.Drawing != nil:
 		d := s.Drawing
@@ -259,6 +260,50 @@ func (s *State) controls(seat int, v *games.View) {
 	if len(ms) == 0 && !canTake {
 		v.Buttons = append(v.Buttons, games.Button{Label: "Give up the round", Action: games.Act(VerbLose), Style: games.Danger, Forced: true})
 	}
+}
+
+// awayMove is the bot's move for a player who lets the deadline pass: a
+// play rather than a reserve card (kept for a trick they can't beat), a
+// plain one rather than a Stop, Redraw or X, from the card they chose to
+// start at if they did. Nil leaves the first control: a Redraw's place,
+// or giving up when nothing else is open.
+func (s *State) awayMove(seat int) *games.Action {
+	if s.Drawing != nil || s.Over() || seat != s.Turn {
+		return nil // only the player on turn is moved for
+	}
+	p := s.Players[seat]
+	ms := s.moves(seat)
+	if s.From > 0 {
+		ms = slices.DeleteFunc(slices.Clone(ms), func(m Move) bool { return m.Pos != s.From-1 })
+	}
+	cost := func(m Move) int {
+		switch {
+		case m.Special != 0:
+			return 2
+		case slices.ContainsFunc(p.Hand[m.Pos:m.Pos+m.Len()], func(c Card) bool { return c.Face == Wild }):
+			return 1
+		}
+		return 0
+	}
+	if len(ms) > 0 {
+		best := ms[0]
+		for _, m := range ms {
+			if cost(m) < cost(best) {
+				best = m
+			}
+		}
+		a := games.Act(VerbPlay, best.Token())
+		return &a
+	}
+	if len(s.Trick) > 0 && len(p.Reserve) > 0 {
+		code := p.Reserve[0].Code()
+		if s.Taking != "" {
+			code = s.Taking
+		}
+		a := games.Act(VerbRes, code+".0")
+		return &a
+	}
+	return nil
 }
 
 // countVerb counts the menus already using a verb, to number the next one.

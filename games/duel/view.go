@@ -278,9 +278,59 @@ func (s *State) buildHand(seat int) games.View {
 		}
 		v.Choices = append(v.Choices, ch)
 	}
+	if t > s.HandLimit {
+		v.Away = s.trimPicks(seat)
+	}
 	v.Buttons = []games.Button{
 		{Label: fmt.Sprintf("Lock in hand (%d/%d)", t, s.HandLimit), Action: games.Act(VerbLock), Style: games.Success, Disabled: t > s.HandLimit},
 		{Label: "Clear", Action: games.Act(VerbClear), Style: games.Secondary},
 	}
 	return v
+}
+
+// trimPicks is the bot's move for a player away with picks over the limit,
+// where the first enabled button, Clear, would throw them all away: drop
+// picks of one half until the hand fits (or that half is empty); Lock
+// in is then the next deadline's move.
+func (s *State) trimPicks(seat int) *games.Action {
+	p := &s.Players[seat]
+	top := slices.MaxFunc(p.Picks, func(a, b games.Card) int { return value(a) - value(b) })
+	h := 0
+	if !slices.Contains(p.half(0), top) {
+		h = 1
+	}
+	var keep []games.Card
+	for _, c := range p.Picks {
+		if slices.Contains(p.half(h), c) {
+			keep = append(keep, c)
+		}
+	}
+	// Drop the cheapest pick that covers the excess, else the dearest and
+	// go on, so the hand keeps as much of what they chose as fits.
+	for over := total(p.Picks) - s.HandLimit; over > 0 && len(keep) > 0; {
+		i := -1
+		for j, c := range keep {
+			if value(c) >= over && (i < 0 || value(c) < value(keep[i])) {
+				i = j
+			}
+		}
+		if i < 0 {
+			i = slices.Index(values(keep), slices.Max(values(keep)))
+		}
+		over -= value(keep[i])
+		keep = slices.Delete(keep, i, i+1)
+	}
+	a := games.Act([]string{VerbPickA, VerbPickB}[h])
+	for _, c := range keep {
+		a.Args = append(a.Args, c.Code())
+	}
+	return &a
+}
+
+func values(cs []games.Card) []int {
+	out := make([]int, len(cs))
+	for i, c := range cs {
+		out[i] = value(c)
+	}
+	return out
 }
