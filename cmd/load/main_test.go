@@ -110,7 +110,7 @@ func TestEveryGameUnderLoad(t *testing.T) {
 	turnsOn := map[string][]string{
 		"duel":   {"deck"}, // hands locked in empty: every play is from the deck
 		"life":   {"use", "begin"},
-		"lnf":    {"play", "draw", "swap"},
+		"lnf":    {"play", "draw", "ready"}, // Keep my hand comes first in the exchange
 		"dealt":  {"play"},
 		"improv": {"open", "gmstake", "stake", "play", "ready", "done"}, // whole conflicts, narrated to the end
 	}
